@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "sitegen",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sitegen", targets: ["sitegen"]),
+        .library(name: "SitegenKit", targets: ["SitegenKit"]),
+    ],
+    dependencies: [
+        // Command-line parsing for the thin executable.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // site.yml: node-level API gives line/column for every key.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // File-based templates with HTML escaping by default and layout inheritance.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // SHA-256 for manifest.json (CryptoKit is not available on Linux).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // Debian's cmark-gfm (libcmark-gfm-dev + libcmark-gfm-extensions-dev).
+        .systemLibrary(
+            name: "CMarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        // renameat2(RENAME_EXCHANGE): swaps the staged site into place atomically.
+        .target(name: "CFileSwap"),
+        .target(
+            name: "SitegenKit",
+            dependencies: [
+                "CMarkGFM",
+                "CFileSwap",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "sitegen",
+            dependencies: [
+                "SitegenKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SitegenKitTests",
+            dependencies: ["SitegenKit"],
+            exclude: ["Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,198 @@
+import Foundation
+
+/// Why a build stopped, with the exit status of SPEC §7.
+public enum BuildFailure: Error, Sendable {
+    /// Bad export data (exit 1); the diagnostics are in the log.
+    case inputErrors(count: Int)
+    /// Bad site.yml or templates (exit 2).
+    case configuration(Diagnostic)
+    /// Could not write the site (exit 3).
+    case io(String)
+
+    public var exitStatus: Int32 {
+        switch self {
+        case .inputErrors: return 1
+        case .configuration: return 2
+        case .io: return 3
+        }
+    }
+}
+
+public struct BuildOptions: Sendable {
+    public var configFile: URL
+    /// Overrides site.yml's `output`.
+    public var output: URL?
+    /// The build date for tip rotation (`--date`).
+    public var date: Date?
+    /// Fixes the tip permutation (`--seed`).
+    public var seed: UInt64?
+    /// false for `sitegen check`: read and validate everything, write nothing.
+    public var write = true
+    /// `SOURCE_DATE_EPOCH` and friends; injected so tests control them.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    public init(configFile: URL) {
+        self.configFile = configFile
+    }
+}
+
+public struct BuildReport: Sendable {
+    public var title: String
+    public var output: URL
+    public var pages: Int
+    public var files: Int
+    public var polls: Int
+    public var ballots: Int
+    public var seconds: Double
+    public var wrote: Bool
+
+    /// The closing summary line.
+    public var summary: String {
+        let what = "\(Formatting.count(pages, "page")) (\(Formatting.count(files, "file"))) from \(Formatting.count(polls, "poll")) and \(Formatting.count(ballots, "ballot"))"
+        let time = String(format: "%.2f s", seconds)
+        return wrote
+            ? "Built \(what) for \"\(title)\" in \(time) → \(displayPath(output))/"
+            : "Checked \(what) for \"\(title)\" in \(time); nothing written"
+    }
+}
+
+/// The pipeline of STYLE.md, one stage after another:
+/// site.yml → config → exports → validation → results → plan → render → staging → swap.
+public struct SiteBuilder {
+    public let options: BuildOptions
+    public let log: DiagnosticLog
+    /// Called with each stage's name as it starts (for `--verbose`).
+    public var progress: @Sendable (String) -> Void = { _ in }
+
+    public init(options: BuildOptions, log: DiagnosticLog) {
+        self.options = options
+        self.log = log
+    }
+
+    public func run() throws(BuildFailure) -> BuildReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+
+        progress("Reading \(displayPath(options.configFile))")
+        var config: SiteConfig
+        do {
+            config = try SiteConfigLoader.load(options.configFile)
+        } catch {
+            throw .configuration(error.diagnostic)
+        }
+        if let output = options.output { config.output = output.standardizedFileURL }
+
+        progress("Loading templates")
+        let templates: TemplateSet
+        do {
+            templates = try TemplateSet.load(from: config.templates, required: SitePlan.requiredTemplates)
+        } catch {
+            throw .configuration(error.diagnostic)
+        }
+
+        progress("Reading exports")
+        let exports = ExportSet.load(config: config, log: log)
+
+        progress("Counting votes")
+        let polls = exports.publishedPolls(minBallotsForBreakdown: config.minBallotsForBreakdown, log: log)
+        if log.hasErrors { throw .inputErrors(count: log.errorCount) }
+
+        let assets: [SiteModel.Asset]
+        do {
+            assets = try Self.readAssets(config.templates.appendingPathComponent("assets"))
+        } catch {
+            throw .io("\(displayPath(config.templates))/assets: cannot read: \(error.localizedDescription)")
+        }
+        let site = SiteModel(config: config, polls: polls, assets: assets)
+
+        progress("Planning pages")
+        let files = SitePlan.files(for: site)
+        try Self.checkPaths(files)
+        let pageCount = files.filter { $0.path.hasSuffix(".html") }.count
+        var report = BuildReport(title: config.title, output: config.output, pages: pageCount, files: files.count + 1,
+                                 polls: polls.count, ballots: exports.votes.count, seconds: 0, wrote: options.write)
+        guard options.write else {
+            report.seconds = (clock.now - started).seconds
+            return report
+        }
+
+        let output = OutputFolder(output: config.output)
+        do {
+            try output.checkSafe(protecting: [config.folder, config.templates] + config.inputFolders)
+            try output.prepare()
+        } catch {
+            throw .io(error.message)
+        }
+        let kit = RenderKit(config: config, templates: templates,
+                            links: SiteLinks(style: config.urls, baseURL: config.baseURL),
+                            format: Formatting(timeZone: config.timeZone),
+                            buildTime: exports.buildTime(environment: options.environment),
+                            navigation: SitePlan.navigation(for: site))
+
+        progress("Rendering \(files.count) files")
+        let written = ConcurrentResults<(String, String)>(count: files.count)
+        let failure = ConcurrentResults<String>(count: 1)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            guard failure[0] == nil else { return }
+            let file = files[index]
+            let bytes = file.make(kit)
+            do throws(OutputError) {
+                try output.write(file.path, bytes)
+                written[index] = (file.path, sha256Hex(bytes))
+            } catch {
+                failure[0] = error.message
+            }
+        }
+        if let message = failure[0] {
+            output.abandon()
+            throw .io(message)
+        }
+
+        progress("Writing manifest")
+        let manifest = Manifest(buildTime: kit.buildTime, inputs: exports.inputFiles(config: config),
+                                outputs: written.values.map { Manifest.Entry(path: $0.0, sha256: $0.1) })
+        do {
+            try output.write("manifest.json", Array(manifest.json.serialized().utf8))
+            progress("Publishing to \(displayPath(config.output))")
+            try output.commit()
+        } catch {
+            output.abandon()
+            throw .io(error.message)
+        }
+        report.seconds = (clock.now - started).seconds
+        return report
+    }
+
+    static func checkPaths(_ files: [PlannedFile]) throws(BuildFailure) {
+        var seen = Set<String>()
+        for file in files {
+            guard SafePath.isSafe(file.path) else { throw .io("refusing to write outside the output folder: \(file.path)") }
+            // Hosts on case-insensitive file systems would merge paths that differ in case.
+            guard seen.insert(file.path.lowercased()).inserted else {
+                throw .io("two files of the site would be written to \(file.path)")
+            }
+        }
+    }
+
+    static func readAssets(_ folder: URL) throws -> [SiteModel.Asset] {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { !$0.hasPrefix(".") && SafePath.isSafe($0) }
+            .sorted()
+            .map { SiteModel.Asset(name: $0, bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+    }
+}
+
+extension SiteConfig {
+    var inputFolders: [URL] {
+        [inputs.polls, inputs.votes, inputs.trips, inputs.items, inputs.games, inputs.options, inputs.convoys]
+            + [pages, tips.file].compactMap { $0 }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// site.yml, resolved: every path absolute, every default applied (SPEC §2).
+public struct SiteConfig: Sendable {
+    public enum URLStyle: String, Sendable, CaseIterable {
+        /// Links end in "/".
+        case pretty
+        /// Links end in "index.html", so the site is browsable from disk.
+        case files
+    }
+
+    public enum Rotation: String, Sendable, CaseIterable { case daily, fixed }
+
+    public struct Inputs: Sendable {
+        public var polls: URL
+        public var votes: URL
+        public var trips: URL
+        public var items: URL
+        public var games: URL
+        public var options: URL
+        public var convoys: URL
+    }
+
+    public struct Tips: Sendable {
+        public var file: URL?
+        public var featured: Int
+        public var rotation: Rotation
+        public var seed: UInt64
+    }
+
+    /// The site.yml file itself and the folder its paths are relative to.
+    public var file: URL
+    public var folder: URL
+
+    public var title: String
+    public var description: String?
+    /// Always ends in "/" when set.
+    public var baseURL: URL?
+    public var language: String
+    public var timeZone: TimeZone
+    public var urls: URLStyle
+    public var listPolls: Bool
+    public var numericDates: NumericDates
+    public var templates: URL
+    public var output: URL
+    public var pages: URL?
+    public var inputs: Inputs
+    public var minBallotsForBreakdown: Int
+    public var tips: Tips
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Turns JSON values into export records (SPEC §3), accepting every encoding the app
+/// produces and naming the exact field when something is wrong.
+public struct ExportDecoder: Sendable {
+    public let dates: ExportDateReader
+    /// Longest Markdown field accepted; cmark-gfm 0.29 has super-linear cases (FINDINGS).
+    public static let maxMarkdownBytes = 64 * 1024
+    /// Longest plain-text field accepted (titles, names).
+    public static let maxTextBytes = 1024
+
+    public init(dates: ExportDateReader) {
+        self.dates = dates
+    }
+
+    // MARK: Polls and votes (SPEC §3.1, §3.2)
+
+    public func poll(_ field: JSONField, source: SourceRef) throws(FieldError) -> Poll {
+        let fields = try field.object()
+        let codeField = try fields.required("shareCode")
+        let codeText = try codeField.string()
+        guard let code = ShareCode(codeText) else {
+            throw codeField.error("share code \(codeField.describeValue()) must be exactly 6 characters from ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        }
+        let tripsField = try fields.required("tripSnapshots").embeddedJSON()
+        let trips = try tripsField.array { (element) throws(FieldError) in try trip(element) }
+        guard (2...10).contains(trips.count) else {
+            throw tripsField.error("a poll holds 2 to 10 trips, found \(trips.count)")
+        }
+        return Poll(
+            id: try fields.required("id", "pollId").uuid(),
+            title: try plainText(try fields.required("title")),
+            shareCode: code,
+            trips: trips,
+            createdAt: try dates.date(try fields.required("createdAt")),
+            modifiedAt: try dates.date(try fields.required("modifiedAt")),
+            description: try fields.optional("description").map { (f) throws(FieldError) in try markdown(f) },
+            source: source
+        )
+    }
+
+    public func vote(_ field: JSONField, source: SourceRef) throws(FieldError) -> Vote {
+        let fields = try field.object()
+        let id = try fields.required("id", "voteId").uuid()
+        let pollId = try fields.required("pollId").uuid()
+        let voterId = try fields.required("odg", "voterId").string()
+        let rankingsField = try fields.required("rankings").embeddedJSON()
+        guard case .array(let nodes) = rankingsField.node.value,
+              let rankings = Optional(nodes.compactMap { node -> Int? in
+                  if case .number(let value) = node.value { return Int(exactly: value) }
+                  return nil
+              }), rankings.count == nodes.count
+        else {
+            throw rankingsField.error("expected an array of integers")
+        }
+        return Vote(
+            id: id,
+            pollId: pollId,
+            voterId: voterId,
+            rankings: rankings,
+            votedAt: try dates.date(try fields.required("votedAt")),
+            modifiedAt: try dates.date(try fields.required("modifiedAt")),
+            source: source
+        )
+    }
+
+    // MARK: Trips (SPEC §3.3)
+
+    public func trip(_ field: JSONField) throws(FieldError) -> Trip {
+        let fields = try field.object()
+        let preferencesFields = try fields.required("preferences").object()
+        let preferences = TripPreferences(
+            startDate: try dates.date(try preferencesFields.required("startDate")),
+            endDate: try dates.date(try preferencesFields.required("endDate")),
+            sports: try preferencesFields.optional("sports")?.array { (f) throws(FieldError) in try f.string() } ?? []
+        )
+        let stops = try fields.required("stops").array { (f) throws(FieldError) in try stop(f) }
+        let segments = try fields.optional("travelSegments")?.array { (f) throws(FieldError) in try segment(f) } ?? []
+        // Totals are exported by the app; when absent they follow from the stops and segments.
+        let totalGames = try fields.optional("totalGames")?.int() ?? stops.reduce(0) { $0 + $1.games.count }
+        let distance = try fields.optional("totalDistanceMeters")?.double() ?? segments.reduce(0) { $0 + $1.distanceMeters }
+        let driving = try fields.optional("totalDrivingSeconds")?.double() ?? segments.reduce(0) { $0 + $1.durationSeconds }
+        if totalGames < 0 { throw try fields.required("totalGames").error("must not be negative") }
+        if distance < 0 { throw try fields.required("totalDistanceMeters").error("must not be negative") }
+        return Trip(
+            id: try fields.required("id").uuid(),
+            name: try plainText(try fields.required("name")),
+            preferences: preferences,
+            stops: stops,
+            travelSegments: segments,
+            totalGames: totalGames,
+            totalDistanceMeters: distance,
+            totalDrivingSeconds: driving,
+            notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) }
+        )
+    }
+
+    func stop(_ field: JSONField) throws(FieldError) -> Stop {
+        let fields = try field.object()
+        let latitude = try fields.required("latitude").double()
+        let longitude = try fields.required("longitude").double()
+        guard (-90...90).contains(latitude) else { throw try fields.required("latitude").error("latitude must be between -90 and 90") }
+        guard (-180...180).contains(longitude) else { throw try fields.required("longitude").error("longitude must be between -180 and 180") }
+        return Stop(
+            city: try plainText(try fields.required("city")),
+            state: try fields.optional("state")?.string() ?? "",
+            latitude: latitude,
+            longitude: longitude,
+            arrivalDate: try dates.date(try fields.required("arrivalDate")),
+            departureDate: try dates.date(try fields.required("departureDate")),
+            games: try fields.optional("games")?.array { (f) throws(FieldError) in try f.string() } ?? []
+        )
+    }
+
+    func segment(_ field: JSONField) throws(FieldError) -> TravelSegment {
+        let fields = try field.object()
+        return TravelSegment(
+            id: Self.normalisedId(try fields.required("id").string()),
+            fromCity: try fields.required("fromCity").string(),
+            toCity: try fields.required("toCity").string(),
+            distanceMeters: try fields.required("distanceMeters").double(),
+            durationSeconds: try fields.required("durationSeconds").double(),
+            departureDate: try fields.optional("departureDate").map { (f) throws(FieldError) in try dates.date(f) }
+        )
+    }
+
+    // MARK: Field kinds
+
+    /// Ids that are UUIDs compare case-insensitively; other ids (game ids) as written.
+    public static func normalisedId(_ text: String) -> String {
+        UUID(uuidString: text)?.uuidString ?? text
+    }
+
+    func plainText(_ field: JSONField) throws(FieldError) -> String {
+        let text = try field.text()
+        guard text.utf8.count <= Self.maxTextBytes else {
+            throw field.error("is \(text.utf8.count) bytes long; the limit is \(Self.maxTextBytes)")
+        }
+        return text
+    }
+
+    func markdown(_ field: JSONField) throws(FieldError) -> String {
+        let text = try field.string()
+        guard text.utf8.count <= Self.maxMarkdownBytes else {
+            throw field.error("Markdown is \(text.utf8.count) bytes long; the limit is \(Self.maxMarkdownBytes)")
+        }
+        return text
+    }
+}

@@ -1,0 +1,179 @@
+import Crypto
+import Foundation
+
+/// An input file as read, with its hash for manifest.json.
+public struct InputFile: Sendable, Equatable {
+    /// Path relative to the site folder, with `/` separators.
+    public let path: String
+    public let sha256: String
+}
+
+/// Reads every `*.json` below an input folder and decodes each record, reporting all
+/// problems (one per record) rather than stopping at the first.
+public struct ExportLoader: Sendable {
+    /// Files larger than this are refused before parsing (bounded memory and time).
+    public static let maxFileBytes = 32 * 1024 * 1024
+
+    public let siteFolder: URL
+    public let decoder: ExportDecoder
+    public let log: DiagnosticLog
+
+    public init(siteFolder: URL, decoder: ExportDecoder, log: DiagnosticLog) {
+        self.siteFolder = siteFolder
+        self.decoder = decoder
+        self.log = log
+    }
+
+    /// Decodes every record in every JSON file below `folder` (missing folder: none).
+    /// Files are processed in parallel; results keep file order, then record order.
+    public func load<Record: Sendable>(
+        _ folder: URL?,
+        record decode: @escaping @Sendable (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
+    ) -> (records: [Record], files: [InputFile]) {
+        guard let folder else { return ([], []) }
+        let urls = Self.jsonFiles(below: folder, log: log)
+        let results = ConcurrentResults<([Record], InputFile?)>(count: urls.count)
+        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            results[index] = loadFile(urls[index], decode: decode)
+        }
+        var records: [Record] = []
+        var files: [InputFile] = []
+        for (fileRecords, file) in results.values {
+            records.append(contentsOf: fileRecords)
+            if let file { files.append(file) }
+        }
+        return (records, files)
+    }
+
+    private func loadFile<Record>(
+        _ url: URL,
+        decode: (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
+    ) -> ([Record], InputFile?) {
+        let shown = displayPath(url)
+        let bytes: [UInt8]
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            if let size = attributes[.size] as? Int, size > Self.maxFileBytes {
+                log.error(shown, "file is \(size) bytes; the limit for one export file is \(Self.maxFileBytes) bytes")
+                return ([], nil)
+            }
+            bytes = [UInt8](try Data(contentsOf: url))
+        } catch {
+            log.add(Diagnostic(.error, file: shown, message: "cannot read the file: \(error.localizedDescription)"))
+            return ([], nil)
+        }
+        let file = InputFile(path: relativePath(of: url), sha256: sha256Hex(bytes))
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            let position = SourcePosition(offset: error.offset, in: bytes)
+            log.add(Diagnostic(.error, file: shown, line: position.line, column: position.column,
+                               message: "not valid JSON: \(error.message)"))
+            return ([], file)
+        }
+        let lines = LineIndex(bytes)
+        var fields: [JSONField] = []
+        if case .array(let elements) = root.value {
+            fields = elements.enumerated().map { JSONField($1, path: JSONPath.root.appending(index: $0)) }
+        } else {
+            fields = [JSONField(root)]
+        }
+        var records: [Record] = []
+        records.reserveCapacity(fields.count)
+        for field in fields {
+            let position = lines.position(of: field.node.offset)
+            let source = SourceRef(file: shown, line: position.line, column: position.column)
+            do {
+                records.append(try decode(decoder, field, source))
+            } catch {
+                let at = lines.position(of: error.offset)
+                log.add(Diagnostic(.error, file: shown, line: at.line, column: at.column,
+                                   field: error.path.description, message: error.message))
+            }
+        }
+        return (records, file)
+    }
+
+    func relativePath(of url: URL) -> String {
+        let base = siteFolder.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// `*.json` files below `folder`, sorted by path so every run reads them in one order.
+    static func jsonFiles(below folder: URL, log: DiagnosticLog) -> [URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return [] }
+        guard isDirectory.boolValue else {
+            log.error(displayPath(folder), "input path is not a folder")
+            return []
+        }
+        guard let enumerator = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]
+        ) else { return [] }
+        var urls: [URL] = []
+        for case let url as URL in enumerator where url.pathExtension.lowercased() == "json" {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                urls.append(url)
+            }
+        }
+        return urls.sorted { $0.path < $1.path }
+    }
+}
+
+/// Line starts of a file, for turning many offsets into positions cheaply.
+struct LineIndex {
+    private let bytes: [UInt8]
+    private var lineStarts: [Int] = [0]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            lineStarts.append(index + 1)
+        }
+    }
+
+    func position(of offset: Int) -> SourcePosition {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        var column = 1
+        var index = lineStarts[low]
+        while index < min(offset, bytes.count) {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        return SourcePosition(line: low + 1, column: column)
+    }
+}
+
+func sha256Hex<D: DataProtocol>(_ data: D) -> String {
+    let hexDigits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    hex.reserveCapacity(64)
+    for byte in SHA256.hash(data: data) {
+        hex.append(hexDigits[Int(byte >> 4)])
+        hex.append(hexDigits[Int(byte & 0x0F)])
+    }
+    return String(decoding: hex, as: UTF8.self)
+}
+
+/// Fixed-size slots that parallel workers fill by index.
+final class ConcurrentResults<Value>: @unchecked Sendable {
+    private var storage: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Value? {
+        get { lock.withLock { storage[index] } }
+        set { lock.withLock { storage[index] = newValue } }
+    }
+
+    var values: [Value] { lock.withLock { storage.compactMap { $0 } } }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Every export of the site, decoded and checked against each other.
+public struct ExportSet: Sendable {
+    public var polls: [Poll]
+    public var votes: [Vote]
+    public var files: [InputFile]
+
+    public static func load(config: SiteConfig, log: DiagnosticLog) -> ExportSet {
+        let decoder = ExportDecoder(dates: ExportDateReader(timeZone: config.timeZone, numericDates: config.numericDates))
+        let loader = ExportLoader(siteFolder: config.folder, decoder: decoder, log: log)
+        let polls = loader.load(config.inputs.polls) { (decoder, field, source) throws(FieldError) in try decoder.poll(field, source: source) }
+        let votes = loader.load(config.inputs.votes) { (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source) }
+        var set = ExportSet(polls: polls.records, votes: votes.records, files: polls.files + votes.files)
+        set.checkUniqueness(log: log)
+        return set
+    }
+
+    /// Two polls with the same share code or id are an error; every clash is reported.
+    mutating func checkUniqueness(log: DiagnosticLog) {
+        for (code, group) in Dictionary(grouping: polls, by: \.shareCode) where group.count > 1 {
+            for poll in group.dropFirst() {
+                log.add(poll.source.diagnostic(.error, field: "shareCode",
+                    "share code \(code) is also used by \"\(group[0].title)\" (\(group[0].source.file):\(group[0].source.line))"))
+            }
+        }
+        for (id, group) in Dictionary(grouping: polls, by: \.id) where group.count > 1 {
+            for poll in group.dropFirst() {
+                log.add(poll.source.diagnostic(.error, field: "id",
+                    "poll id \(id.uuidString) is also used by \"\(group[0].title)\" (\(group[0].source.file):\(group[0].source.line))"))
+            }
+        }
+    }
+
+    /// Counts each poll's ballots; votes for polls that are absent are warned about and ignored.
+    public func publishedPolls(minBallotsForBreakdown: Int, log: DiagnosticLog) -> [PublishedPoll] {
+        let pollIds = Set(polls.map(\.id))
+        var votesByPoll: [UUID: [Vote]] = [:]
+        for vote in votes {
+            guard pollIds.contains(vote.pollId) else {
+                log.add(vote.source.diagnostic(.warning, field: "pollId",
+                    "no poll has id \(vote.pollId.uuidString); this vote is ignored"))
+                continue
+            }
+            votesByPoll[vote.pollId, default: []].append(vote)
+        }
+        return polls.sorted { $0.shareCode < $1.shareCode }.map { poll in
+            PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, votes: votesByPoll[poll.id] ?? [],
+                                                                minBallotsForBreakdown: minBallotsForBreakdown))
+        }
+    }
+
+    /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,
+    /// so the same inputs give the same bytes.
+    public func buildTime(environment: [String: String]) -> Date {
+        if let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) {
+            return Date(timeIntervalSince1970: epoch)
+        }
+        let dates = polls.map(\.modifiedAt) + votes.map(\.modifiedAt)
+        return dates.max() ?? Date(timeIntervalSinceReferenceDate: 0)
+    }
+
+    /// Every file the build read, for manifest.json.
+    func inputFiles(config: SiteConfig) -> [InputFile] {
+        var all = files
+        let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
+        var others = [config.file]
+        if let enumerator = FileManager.default.enumerator(at: config.templates, includingPropertiesForKeys: nil) {
+            for case let url as URL in enumerator where !url.hasDirectoryPath {
+                others.append(url)
+            }
+        }
+        for url in others {
+            if let data = try? Data(contentsOf: url) {
+                all.append(InputFile(path: loader.relativePath(of: url), sha256: sha256Hex(data)))
+            }
+        }
+        return all.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Where a record came from, for warnings raised after loading.
+public struct SourceRef: Sendable, Equatable, Hashable {
+    public let file: String
+    public let line: Int
+    public let column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public func diagnostic(_ severity: Diagnostic.Severity, field: String = "", _ message: String) -> Diagnostic {
+        Diagnostic(severity, file: file, line: line, column: column, field: field, message: message)
+    }
+}
+
+/// A poll's 6-character share code; it becomes a URL path segment, so only the app's
+/// unambiguous alphabet is accepted.
+public struct ShareCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public static let alphabet = Set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    public let value: String
+
+    public init?(_ text: String) {
+        let upper = text.uppercased()
+        guard upper.count == 6, upper.allSatisfy({ Self.alphabet.contains($0) }) else { return nil }
+        value = upper
+    }
+
+    public var description: String { value }
+    public static func < (a: ShareCode, b: ShareCode) -> Bool { a.value < b.value }
+}
+
+public struct TripPreferences: Sendable, Equatable {
+    public var startDate: Date
+    public var endDate: Date
+    public var sports: [String]
+}
+
+public struct Stop: Sendable, Equatable {
+    public var city: String
+    public var state: String
+    public var latitude: Double
+    public var longitude: Double
+    public var arrivalDate: Date
+    public var departureDate: Date
+    public var games: [String]
+}
+
+public struct TravelSegment: Sendable, Equatable {
+    /// Normalised: upper-case when it is a UUID, so anchors match case-insensitively.
+    public var id: String
+    public var fromCity: String
+    public var toCity: String
+    public var distanceMeters: Double
+    public var durationSeconds: Double
+    public var departureDate: Date?
+}
+
+public struct Trip: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var preferences: TripPreferences
+    public var stops: [Stop]
+    public var travelSegments: [TravelSegment]
+    public var totalGames: Int
+    public var totalDistanceMeters: Double
+    public var totalDrivingSeconds: Double
+    public var notes: String?
+
+    public static let metersPerMile = 1609.344
+    public var miles: Double { totalDistanceMeters / Self.metersPerMile }
+
+    /// Distinct (city, state) pairs, in travel order.
+    public var distinctCities: [String] {
+        var seen = Set<String>()
+        var cities: [String] = []
+        for stop in stops {
+            let key = "\(stop.city.lowercased())|\(stop.state.lowercased())"
+            if seen.insert(key).inserted { cities.append(stop.city) }
+        }
+        return cities
+    }
+}
+
+public struct Poll: Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var shareCode: ShareCode
+    public var trips: [Trip]
+    public var createdAt: Date
+    public var modifiedAt: Date
+    public var description: String?
+    public var source: SourceRef
+}
+
+/// One ballot. `voterId` is private: it is used only to keep one ballot per voter.
+public struct Vote: Sendable, Equatable {
+    public var id: UUID
+    public var pollId: UUID
+    public var voterId: String
+    public var rankings: [Int]
+    public var votedAt: Date
+    public var modifiedAt: Date
+    public var source: SourceRef
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// How numbers in date fields are read (site.yml `numericDates`).
+public enum NumericDates: String, Sendable, CaseIterable {
+    /// Seconds since 2001-01-01T00:00:00Z, Swift's default JSONEncoder output.
+    case reference
+    /// Seconds since 1970-01-01T00:00:00Z.
+    case unix
+}
+
+/// Reads every date encoding the app produces: ISO 8601 (with or without fractional
+/// seconds, `Z` or an offset, or no zone = the site's zone), date-only strings (midnight
+/// in the site's zone) and numbers. Hand-written because ISO8601DateFormatter is slow and
+/// varies between platforms; the rules here are small and fully tested.
+public struct ExportDateReader: Sendable {
+    public let timeZone: TimeZone
+    public let numericDates: NumericDates
+
+    public init(timeZone: TimeZone, numericDates: NumericDates) {
+        self.timeZone = timeZone
+        self.numericDates = numericDates
+    }
+
+    public func date(_ field: JSONField) throws(FieldError) -> Date {
+        switch field.node.value {
+        case .number(let seconds):
+            switch numericDates {
+            case .reference: return Date(timeIntervalSinceReferenceDate: seconds)
+            case .unix: return Date(timeIntervalSince1970: seconds)
+            }
+        case .string(let text):
+            if let date = parse(text) { return date }
+            throw field.error("expected a date such as \"2026-06-12T19:05:00Z\", \"2026-06-12\" or a number of seconds, found \(field.describeValue())")
+        default:
+            throw field.error("expected a date (a string or a number), found \(field.node.kindDescription)")
+        }
+    }
+
+    /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fff]][Z|±HH:MM|±HHMM]`.
+    public func parse(_ text: String) -> Date? {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(digits: 4), scanner.skip("-"),
+              let month = scanner.number(digits: 2), scanner.skip("-"),
+              let day = scanner.number(digits: 2),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        if scanner.atEnd {
+            return localMidnightOrTime(days: days, secondsOfDay: 0)
+        }
+        guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
+              let hour = scanner.number(digits: 2), scanner.skip(":"),
+              let minute = scanner.number(digits: 2), hour < 24, minute < 60
+        else { return nil }
+        var second = 0
+        var fraction = 0.0
+        if scanner.skip(":") {
+            guard let s = scanner.number(digits: 2), s < 61 else { return nil }
+            second = s
+            if scanner.skip(".") || scanner.skip(",") {
+                guard let (value, count) = scanner.digitRun(), count > 0 else { return nil }
+                fraction = Double(value) / pow(10, Double(count))
+            }
+        }
+        let secondsOfDay = Double(hour * 3600 + minute * 60 + second) + fraction
+        if scanner.atEnd {
+            return localMidnightOrTime(days: days, secondsOfDay: secondsOfDay)
+        }
+        var offsetSeconds = 0
+        if scanner.skip("Z") || scanner.skip("z") {
+            offsetSeconds = 0
+        } else {
+            let sign: Int
+            if scanner.skip("+") { sign = 1 } else if scanner.skip("-") { sign = -1 } else { return nil }
+            guard let offsetHours = scanner.number(digits: 2) else { return nil }
+            _ = scanner.skip(":")
+            guard let offsetMinutes = scanner.number(digits: 2), offsetHours < 24, offsetMinutes < 60 else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        }
+        guard scanner.atEnd else { return nil }
+        let unix = Double(days * 86_400 - offsetSeconds) + secondsOfDay
+        return Date(timeIntervalSince1970: unix)
+    }
+
+    /// A wall-clock time in the site's zone, as an instant.
+    private func localMidnightOrTime(days: Int, secondsOfDay: Double) -> Date {
+        let wallClock = Double(days * 86_400) + secondsOfDay
+        // Two passes settle the offset around DST changes.
+        var guess = wallClock - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock)))
+        guess = wallClock - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: guess)))
+        return Date(timeIntervalSince1970: guess)
+    }
+}
+
+/// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+}
+
+func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+}
+
+private struct DigitScanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func skip(_ character: Character) -> Bool {
+        guard index < bytes.count, let ascii = character.asciiValue, bytes[index] == ascii else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func number(digits: Int) -> Int? {
+        guard index + digits <= bytes.count else { return nil }
+        var value = 0
+        for offset in 0..<digits {
+            let byte = bytes[index + offset]
+            guard byte >= 48 && byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        index += digits
+        return value
+    }
+
+    /// Up to 9 significant fraction digits (more are read but ignored).
+    mutating func digitRun() -> (Int, Int)? {
+        var value = 0
+        var count = 0
+        while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+            if count < 9 {
+                value = value * 10 + Int(bytes[index] - 48)
+                count += 1
+            }
+            index += 1
+        }
+        return (value, count)
+    }
+}

@@ -1,0 +1,117 @@
+/// A parsed JSON value that remembers where it came from, so that every problem found
+/// later (a wrong type, a bad share code) can be reported at its line and column.
+/// Foundation's JSONDecoder on Linux reports neither, hence our own small parser.
+public struct JSONNode: Sendable {
+    public indirect enum Value: Sendable {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([JSONNode])
+        case object(JSONObject)
+    }
+
+    public let value: Value
+    /// Byte offset of the value's first character in the source.
+    public let offset: Int
+
+    public init(_ value: Value, offset: Int) {
+        self.value = value
+        self.offset = offset
+    }
+
+    /// How a value is named in messages ("a string", "null", …).
+    public var kindDescription: String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// Object members by key. Keys are unique: the parser rejects duplicates.
+public struct JSONObject: Sendable {
+    public let members: [String: JSONNode]
+
+    public subscript(key: String) -> JSONNode? { members[key] }
+}
+
+/// Where a value sits in a document, e.g. `[2].tripSnapshots[0].name`.
+public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
+    enum Component: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+        case note(String)   // e.g. "(base64)" when a Data field was decoded
+    }
+
+    var components: [Component] = []
+
+    public static let root = JSONPath()
+
+    public func appending(_ key: String) -> JSONPath {
+        var copy = self
+        copy.components.append(.key(key))
+        return copy
+    }
+
+    public func appending(index: Int) -> JSONPath {
+        var copy = self
+        copy.components.append(.index(index))
+        return copy
+    }
+
+    func appending(note: String) -> JSONPath {
+        var copy = self
+        copy.components.append(.note(note))
+        return copy
+    }
+
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if !text.isEmpty { text += "." }
+                text += key
+            case .index(let index):
+                text += "[\(index)]"
+            case .note(let note):
+                text += note
+            }
+        }
+        return text
+    }
+}
+
+/// Converts byte offsets to 1-based line and column (columns count Unicode scalars).
+public struct SourcePosition: Sendable, Equatable {
+    public let line: Int
+    public let column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public init(offset: Int, in bytes: [UInt8]) {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, bytes.count)
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {   // count scalars, not continuation bytes
+                column += 1
+            }
+            index += 1
+        }
+        self.init(line: line, column: column)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// `/`: the site's title and description and what it holds (SPEC §5).
+enum HomePage {
+    static let templates = ["home"]
+
+    static func file(site: SiteModel) -> PlannedFile {
+        PlannedFile(path: "index.html") { kit in
+            let config = kit.config
+            let description = config.description.map(plainSummary) ?? "Trip polls and plans for \(config.title)."
+            var context: [String: Any] = [
+                "title": config.title,
+                "polls": config.listPolls ? site.polls.map { published in
+                    var row: [String: Any] = [
+                        "title": published.poll.title,
+                        "href": kit.href(published.path, from: ""),
+                        "trips": Formatting.count(published.poll.trips.count, "trip"),
+                        "voters": Formatting.count(published.results.voters, "voter"),
+                        "updated": kit.format.longDate(published.results.updatedAt),
+                    ]
+                    row["leaderLine"] = published.leaderLine
+                    return row
+                } : [],
+                "listPolls": config.listPolls && !site.polls.isEmpty,
+            ]
+            if let markdown = config.description { context["descriptionHTML"] = MarkdownRenderer.html(markdown) }
+            return kit.page("home", meta: PageMeta(path: "", title: config.title, description: description), context: context)
+        }
+    }
+
+    /// Markdown reduced to one line of plain text for meta descriptions.
+    static func plainSummary(_ markdown: String) -> String {
+        let stripped = markdown.unicodeScalars.filter { !"*_`#>[]".unicodeScalars.contains($0) }
+        return String(String.UnicodeScalarView(stripped))
+            .split(whereSeparator: \.isNewline).joined(separator: " ")
+            .trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// 404.html, robots.txt, sitemap.xml and the stylesheet folder.
+enum SupportFiles {
+    static let templates = ["404"]
+
+    static func files(site: SiteModel, pagePaths: [String]) -> [PlannedFile] {
+        var files: [PlannedFile] = [
+            PlannedFile(path: "404.html") { kit in
+                var meta = PageMeta(path: "404.html", title: "Page not found", description: "This page does not exist.")
+                meta.absoluteLinks = true
+                meta.noindex = true
+                return kit.page("404", meta: meta, context: [:])
+            },
+            PlannedFile(path: "robots.txt") { kit in
+                var lines = ["User-agent: *"]
+                // Unlisted polls are reachable only by their share-code URL.
+                lines.append(kit.config.listPolls ? "Allow: /" : "Disallow: /polls/")
+                if let sitemap = kit.links.absolute("sitemap.xml") { lines.append("Sitemap: \(sitemap)") }
+                return Array((lines.joined(separator: "\n") + "\n").utf8)
+            },
+        ]
+        if site.config.baseURL != nil {
+            files.append(PlannedFile(path: "sitemap.xml") { kit in
+                let listed = pagePaths.filter { kit.config.listPolls || !$0.hasPrefix("polls/") }
+                var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+                for path in listed.sorted() {
+                    xml += "  <url><loc>\(xmlEscaped(kit.links.absolute(path)!))</loc></url>\n"
+                }
+                xml += "</urlset>\n"
+                return Array(xml.utf8)
+            })
+        }
+        for asset in site.assets {
+            files.append(PlannedFile(path: "assets/" + asset.name) { _ in asset.bytes })
+        }
+        return files
+    }
+}
+
+func xmlEscaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&apos;"
+        default: out.append(character)
+        }
+    }
+    return out
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A file of the site and how to make its bytes. Making is deferred so that pages are
+/// rendered in parallel and released as soon as they are written.
+public struct PlannedFile: Sendable {
+    /// Path inside the output folder, e.g. "polls/X7K9M2/index.html".
+    public let path: String
+    public let make: @Sendable (RenderKit) -> [UInt8]
+
+    public init(path: String, make: @escaping @Sendable (RenderKit) -> [UInt8]) {
+        self.path = path
+        self.make = make
+    }
+}
+
+/// What every page of the layout needs to know.
+public struct PageMeta: Sendable {
+    /// The page's path ("" for home, "polls/ABC/", "404.html").
+    public var path: String
+    /// Shown in <title> before the site title, and as the page heading by templates.
+    public var title: String
+    /// Plain text for <meta name=description> and link previews.
+    public var description: String
+    public var ogType = "website"
+    /// Unlisted pages carry noindex (listPolls: false).
+    public var noindex = false
+    /// For pages served at unknown depths (404): links are absolute when baseURL is set.
+    public var absoluteLinks = false
+
+    public init(path: String, title: String, description: String) {
+        self.path = path
+        self.title = title
+        self.description = description
+    }
+}
+
+/// The shared, read-only tools a render worker uses.
+public struct RenderKit: Sendable {
+    public let config: SiteConfig
+    public let templates: TemplateSet
+    public let links: SiteLinks
+    public let format: Formatting
+    public let buildTime: Date
+    public let navigation: [NavigationItem]
+
+    public struct NavigationItem: Sendable {
+        public let label: String
+        public let path: String
+    }
+
+    /// Renders `template` inside the layout, adding the layout's context.
+    public func page(_ template: String, meta: PageMeta, context: [String: Any]) -> [UInt8] {
+        var context = context
+        let file = SiteLinks.file(for: meta.path)
+        let link: (String) -> String = { target in
+            if meta.absoluteLinks, let absolute = links.absolute(target) { return absolute }
+            return links.href(target, from: file)
+        }
+        let fullTitle = meta.path.isEmpty ? config.title : "\(meta.title) · \(config.title)"
+        var layout: [String: Any] = [
+            "lang": config.language,
+            "fullTitle": fullTitle,
+            "title": meta.title,
+            "siteTitle": config.title,
+            "description": meta.description,
+            "ogType": meta.ogType,
+            "noindex": meta.noindex,
+            "stylesheet": link("assets/site.css"),
+            "homeHref": link(""),
+            "navigation": navigation.map { item in
+                ["label": item.label, "href": link(item.path), "current": item.path == meta.path] as [String: Any]
+            },
+            "generator": "sitegen \(SitegenVersion.current)",
+        ]
+        if let canonical = links.absolute(meta.path) { layout["canonical"] = canonical }
+        context["layout"] = layout
+        return Array(templates.render(template, context).utf8)
+    }
+
+    /// A relative link from the page at `path` to `target`.
+    public func href(_ target: String, from path: String) -> String {
+        links.href(target, from: SiteLinks.file(for: path))
+    }
+}
+
+public enum SitegenVersion {
+    public static let current = "0.1.0"
+}

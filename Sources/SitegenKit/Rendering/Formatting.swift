@@ -1,0 +1,146 @@
+import Foundation
+
+/// Human-readable numbers, dates and durations, fixed to English and to the given zone so
+/// output does not depend on the machine's locale. Calendar is a value type, so this is
+/// safe to share between render workers (DateFormatter would not be).
+public struct Formatting: Sendable {
+    public let timeZone: TimeZone
+    private let calendar: Calendar
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                                     "August", "September", "October", "November", "December"]
+    private static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    public func components(_ date: Date, in zone: TimeZone? = nil) -> DateComponents {
+        var calendar = self.calendar
+        if let zone { calendar.timeZone = zone }
+        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
+    }
+
+    /// "June 12, 2026"
+    public func longDate(_ date: Date) -> String {
+        let c = components(date)
+        return "\(Self.monthNames[c.month! - 1]) \(c.day!), \(c.year!)"
+    }
+
+    /// "Jun 12"
+    public func shortDate(_ date: Date) -> String {
+        let c = components(date)
+        return "\(Self.monthNames[c.month! - 1].prefix(3)) \(c.day!)"
+    }
+
+    /// "Friday"
+    public func weekday(_ date: Date) -> String {
+        Self.weekdayNames[components(date).weekday! - 1]
+    }
+
+    /// "Jun 12 – 18, 2026", "Jun 28 – Jul 3, 2026"
+    public func dateRange(_ start: Date, _ end: Date) -> String {
+        let a = components(start), b = components(end)
+        let startText = "\(Self.monthNames[a.month! - 1].prefix(3)) \(a.day!)"
+        if a.year == b.year && a.month == b.month && a.day == b.day { return "\(startText), \(a.year!)" }
+        let endText = a.month == b.month && a.year == b.year ? "\(b.day!)" : "\(Self.monthNames[b.month! - 1].prefix(3)) \(b.day!)"
+        let yearText = a.year == b.year ? ", \(b.year!)" : ", \(a.year!) – \(endText), \(b.year!)"
+        return a.year == b.year ? "\(startText) – \(endText)\(yearText)" : "\(startText)\(yearText)"
+    }
+
+    /// "7:10 PM CDT" in `zone` (the site's zone by default).
+    public func time(_ date: Date, in zone: TimeZone? = nil) -> String {
+        let zone = zone ?? timeZone
+        let c = components(date, in: zone)
+        let hour12 = (c.hour! + 11) % 12 + 1
+        let suffix = c.hour! < 12 ? "AM" : "PM"
+        let minute = c.minute! < 10 ? "0\(c.minute!)" : "\(c.minute!)"
+        return "\(hour12):\(minute) \(suffix) \(abbreviation(zone, at: date))"
+    }
+
+    /// "June 1, 2026 at 7:00 AM CDT"
+    public func dateTime(_ date: Date) -> String {
+        "\(longDate(date)) at \(time(date))"
+    }
+
+    /// The zone's abbreviation at that instant; falls back to "UTC−5" style when the
+    /// zone database has no letters for it.
+    public func abbreviation(_ zone: TimeZone, at date: Date) -> String {
+        if let letters = zone.abbreviation(for: date), !letters.hasPrefix("GMT"), !letters.hasPrefix("UTC+"), !letters.hasPrefix("UTC-") {
+            return letters
+        }
+        let seconds = zone.secondsFromGMT(for: date)
+        if seconds == 0 { return "UTC" }
+        let sign = seconds < 0 ? "−" : "+"
+        let hours = abs(seconds) / 3600, minutes = abs(seconds) % 3600 / 60
+        return "UTC\(sign)\(hours)" + (minutes == 0 ? "" : ":\(minutes < 10 ? "0" : "")\(minutes)")
+    }
+
+    /// "2026-06-01T12:00:00Z" (for datetime attributes and JSON).
+    public static func iso8601(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        let secondOfDay = seconds - days * 86_400
+        let (y, m, d) = civilFromDays(days)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d,
+                      secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
+    }
+
+    /// "1,234"
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(abs(value))
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(character)
+        }
+        return value < 0 ? "-" + result : result
+    }
+
+    /// "1,234 mi"
+    public static func miles(meters: Double) -> String {
+        "\(grouped(Int((meters / Trip.metersPerMile).rounded()))) mi"
+    }
+
+    /// "14 h 20 min", "45 min"
+    public static func duration(seconds: Double) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        let hours = minutes / 60, rest = minutes % 60
+        if hours == 0 { return "\(rest) min" }
+        return rest == 0 ? "\(hours) h" : "\(hours) h \(rest) min"
+    }
+
+    /// "1 game", "3 games"
+    public static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(grouped(value)) \(value == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// "1st", "2nd", "3rd", "11th"
+    public static func ordinal(_ value: Int) -> String {
+        let suffix: String
+        switch (value % 10, value % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(value)\(suffix)"
+    }
+}
+
+/// Inverse of daysFromCivil.
+func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Builds links between output files. Links are relative so the site works under any
+/// sub-path and, with `urls: files`, straight from disk; absolute URLs (canonical, Open
+/// Graph, sitemap) exist only when baseURL is set.
+public struct SiteLinks: Sendable {
+    public let style: SiteConfig.URLStyle
+    public let baseURL: URL?
+
+    public init(style: SiteConfig.URLStyle, baseURL: URL?) {
+        self.style = style
+        self.baseURL = baseURL
+    }
+
+    /// The file a page path is written to: "polls/ABC/" → "polls/ABC/index.html".
+    public static func file(for path: String) -> String {
+        path.isEmpty || path.hasSuffix("/") ? path + "index.html" : path
+    }
+
+    /// The link text for a target as seen from the site root: a page ("polls/ABC/") or a
+    /// file ("assets/site.css").
+    func rootRelative(_ target: String) -> String {
+        let isPage = target.isEmpty || target.hasSuffix("/")
+        return isPage && style == .files ? target + "index.html" : target
+    }
+
+    /// A relative href from the output file `from` to `target`.
+    public func href(_ target: String, from: String) -> String {
+        let depth = from.reduce(0) { $1 == "/" ? $0 + 1 : $0 }
+        let link = String(repeating: "../", count: depth) + rootRelative(target)
+        return link.isEmpty ? "./" : link
+    }
+
+    /// The absolute URL of `target`, when baseURL is set.
+    public func absolute(_ target: String) -> String? {
+        guard let baseURL else { return nil }
+        return baseURL.absoluteString + rootRelative(target).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Reading exports (SPEC §3)")
+struct ExportDecodingTests {
+    let chicago = TimeZone(identifier: "America/Chicago")!
+
+    func reader(_ numeric: NumericDates = .reference) -> ExportDateReader {
+        ExportDateReader(timeZone: chicago, numericDates: numeric)
+    }
+
+    func field(_ json: String) throws -> JSONField {
+        JSONField(try JSONParser.parse(Array(json.utf8)))
+    }
+
+    @Test("Dates in every encoding the app produces", arguments: [
+        ("\"2026-06-12T19:05:00Z\"", 1_781_291_100.0),
+        ("\"2026-06-12T19:05:00.482Z\"", 1_781_291_100.482),
+        ("\"2026-06-12T14:05:00-05:00\"", 1_781_291_100.0),
+        ("\"2026-06-12T14:05:00-0500\"", 1_781_291_100.0),
+        ("\"2026-06-12T14:05:00\"", 1_781_291_100.0),          // no zone: site zone (CDT, UTC-5)
+        ("\"2026-06-12\"", 1_781_240_400.0),                   // midnight CDT
+        ("\"2026-01-12\"", 1_768_197_600.0),                   // midnight CST (UTC-6)
+        ("803_042_700".replacingOccurrences(of: "_", with: ""), 1_781_349_900.0), // seconds since 2001
+        ("803042700.25", 1_781_349_900.25),
+    ])
+    func dates(json: String, unix: Double) throws {
+        let date = try reader().date(try field(json))
+        #expect(abs(date.timeIntervalSince1970 - unix) < 0.0005)
+    }
+
+    @Test("numericDates: unix reads numbers as seconds since 1970")
+    func unixNumbers() throws {
+        #expect(try reader(.unix).date(try field("1781291100")).timeIntervalSince1970 == 1_781_291_100)
+    }
+
+    @Test("Bad dates name what was expected", arguments: ["\"2026-13-01\"", "\"2026-02-30\"", "\"June 12\"", "\"2026-06-12T25:00Z\"", "true"])
+    func badDates(json: String) throws {
+        #expect(throws: FieldError.self) { try reader().date(try field(json)) }
+    }
+
+    static let tripJSON = """
+    {"id":"11111111-1111-1111-1111-11111111111a","name":"Loop","preferences":{"startDate":"2026-06-12","endDate":"2026-06-14","sports":["mlb"]},
+     "stops":[{"city":"Chicago","state":"IL","latitude":41.88,"longitude":-87.63,"arrivalDate":"2026-06-12","departureDate":"2026-06-13","games":["g1","g2"]},
+              {"city":"Milwaukee","state":"WI","latitude":43.04,"longitude":-87.91,"arrivalDate":"2026-06-13","departureDate":"2026-06-14","games":[]}],
+     "travelSegments":[{"id":"aaaaaaaa-1111-1111-1111-111111111111","fromCity":"Chicago","toCity":"Milwaukee","distanceMeters":148000,"durationSeconds":5400}]}
+    """
+
+    func pollJSON(id: String = "\"id\": \"6f9619ff-8b86-d011-b42d-00cf4fc964ff\"", code: String = "x7k9m2", trips: String? = nil) -> String {
+        let trips = trips ?? "[\(Self.tripJSON), \(Self.tripJSON)]"
+        return """
+        {\(id), "title": "Poll", "shareCode": "\(code)", "ownerId": "_secret",
+         "createdAt": "2026-05-01T12:00:00Z", "modifiedAt": 800000000, "tripSnapshots": \(trips)}
+        """
+    }
+
+    @Test("A poll: lower-case UUID and share code, pollId alias, base64 tripSnapshots")
+    func poll() throws {
+        let decoder = ExportDecoder(dates: reader())
+        let plain = try decoder.poll(try field(pollJSON()), source: Sample.source)
+        #expect(plain.id.uuidString == "6F9619FF-8B86-D011-B42D-00CF4FC964FF")
+        #expect(plain.shareCode.value == "X7K9M2")
+        #expect(plain.trips.count == 2)
+        #expect(plain.trips[0].stops.map(\.city) == ["Chicago", "Milwaukee"])
+        #expect(plain.trips[0].travelSegments[0].id == "AAAAAAAA-1111-1111-1111-111111111111")
+        // Totals absent: derived from stops and segments.
+        #expect(plain.trips[0].totalGames == 2)
+        #expect(plain.trips[0].totalDistanceMeters == 148_000)
+        #expect(plain.modifiedAt == Date(timeIntervalSinceReferenceDate: 800_000_000))
+
+        let base64 = Data("[\(Self.tripJSON), \(Self.tripJSON)]".utf8).base64EncodedString()
+        let aliased = try decoder.poll(try field(pollJSON(id: "\"pollId\": \"6F9619FF-8B86-D011-B42D-00CF4FC964FF\"", trips: "\"\(base64)\"")),
+                                       source: Sample.source)
+        #expect(aliased.id == plain.id)
+        #expect(aliased.trips == plain.trips)
+    }
+
+    @Test("Share codes outside the alphabet, and trip counts outside 2–10, are errors")
+    func pollErrors() throws {
+        let decoder = ExportDecoder(dates: reader())
+        for code in ["X7K9M", "X7K9M2Q", "X7K9M0", "../../x", "X7K9I2"] {
+            let error = #expect(throws: FieldError.self) { try decoder.poll(try field(pollJSON(code: code)), source: Sample.source) }
+            #expect(error?.path.description == "shareCode")
+        }
+        let one = #expect(throws: FieldError.self) {
+            try decoder.poll(try field(pollJSON(trips: "[\(Self.tripJSON)]")), source: Sample.source)
+        }
+        #expect(one?.message == "a poll holds 2 to 10 trips, found 1")
+        let eleven = "[" + Array(repeating: Self.tripJSON, count: 11).joined(separator: ",") + "]"
+        #expect(throws: FieldError.self) { try decoder.poll(try field(pollJSON(trips: eleven)), source: Sample.source) }
+    }
+
+    @Test("Votes: voteId/voterId aliases, base64 rankings, lower-case pollId")
+    func votes() throws {
+        let decoder = ExportDecoder(dates: reader())
+        let plain = try decoder.vote(try field("""
+        {"id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v1",
+         "rankings":[2,0,1],"votedAt":"2026-05-02T10:00:00Z","modifiedAt":"2026-05-02T10:00:00.5Z"}
+        """), source: Sample.source)
+        #expect(plain.pollId == Sample.pollId)
+        #expect(plain.rankings == [2, 0, 1])
+        #expect(plain.voterId == "_v1")
+        let aliased = try decoder.vote(try field("""
+        {"voteId":"A0000000-0000-0000-0000-000000000001","pollId":"6F9619FF-8B86-D011-B42D-00CF4FC964FF","voterId":"_v1",
+         "rankings":"WzIsMCwxXQ==","votedAt":"2026-05-02T10:00:00Z","modifiedAt":"2026-05-02T10:00:00.5Z"}
+        """), source: Sample.source)
+        #expect(aliased == plain)
+    }
+
+    @Test("Wrong rankings type gives the SPEC's message")
+    func rankingsMessage() throws {
+        let decoder = ExportDecoder(dates: reader())
+        let error = #expect(throws: FieldError.self) {
+            try decoder.vote(try field("""
+            {"id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v1",
+             "rankings":[1,"2"],"votedAt":0,"modifiedAt":0}
+            """), source: Sample.source)
+        }
+        #expect(error?.path.description == "rankings")
+        #expect(error?.message == "expected an array of integers")
+    }
+}
+
+@Suite("Loading export files")
+struct ExportLoaderTests {
+    @Test("A malformed export is reported with file, line, column and JSON path")
+    func malformedFiles() throws {
+        let site = try TemporarySite()
+        try site.write("Data/votes/v1.json", """
+        [
+          {"id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v1","rankings":[0,1],"votedAt":0,"modifiedAt":0},
+          {"id":"a0000000-0000-0000-0000-000000000002","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v2","rankings":[0,1],"votedAt":0,"modifiedAt":0},
+          {"id":"a0000000-0000-0000-0000-000000000003","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v3",
+           "rankings": {"first": 1}, "votedAt":0,"modifiedAt":0}
+        ]
+        """)
+        try site.write("Data/votes/v2.json", "{\"id\": \"a0000000-0000-0000-0000-000000000004\",\n  \"pollId\": tru }")
+        try site.write("Data/votes/v3.json", "{\"id\": 12, \"pollId\": \"6f9619ff-8b86-d011-b42d-00cf4fc964ff\"}")
+        let log = DiagnosticLog()
+        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
+        let (votes, files) = loader.load(site.root.appendingPathComponent("Data/votes")) { (decoder, field, source) throws(FieldError) in
+            try decoder.vote(field, source: source)
+        }
+        #expect(votes.count == 2)
+        #expect(files.map(\.path) == ["Data/votes/v1.json", "Data/votes/v2.json", "Data/votes/v3.json"])
+        let shown = displayPath(site.root.appendingPathComponent("Data/votes"))
+        #expect(log.all.map(\.description) == [
+            "\(shown)/v1.json:5:16: error: [2].rankings: expected an array of integers",
+            "\(shown)/v2.json:2:13: error: not valid JSON: unexpected character 't'; expected a value",
+            "\(shown)/v3.json:1:8: error: id: expected a UUID such as \"6F9619FF-8B86-D011-B42D-00CF4FC964FF\", found a number",
+        ])
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("site.yml (SPEC §2)")
+struct SiteConfigTests {
+    let file = URL(fileURLWithPath: "/sites/trips/site.yml")
+
+    @Test("Only title is required; every default applies and paths resolve against the file's folder")
+    func defaults() throws {
+        let config = try SiteConfigLoader.parse("title: Trips\n", file: file)
+        #expect(config.title == "Trips")
+        #expect(config.baseURL == nil)
+        #expect(config.language == "en")
+        #expect(config.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_781_291_100)) == 0)
+        #expect(config.urls == .pretty)
+        #expect(config.listPolls)
+        #expect(config.numericDates == .reference)
+        #expect(config.templates.path == "/sites/trips/Templates")
+        #expect(config.output.path == "/sites/trips/Output")
+        #expect(config.pages == nil)
+        #expect(config.inputs.polls.path == "/sites/trips/Data/polls")
+        #expect(config.inputs.convoys.path == "/sites/trips/Data/convoys")
+        #expect(config.minBallotsForBreakdown == 3)
+        #expect(config.tips.featured == 3)
+        #expect(config.tips.rotation == .daily)
+        #expect(config.tips.seed == 0)
+        #expect(config.tips.file == nil)
+    }
+
+    @Test("Every key of the SPEC's example is read")
+    func fullExample() throws {
+        let config = try SiteConfigLoader.parse("""
+        title: Summer 2026 Road Trips
+        description: "Vote on our *summer* options"
+        baseURL: https://example.org/trips
+        language: en-US
+        timeZone: America/Chicago
+        urls: files
+        listPolls: false
+        numericDates: unix
+        templates: ../shared-templates
+        output: public
+        pages: Pages
+        inputs:
+          polls: exports/polls
+          votes: exports/votes
+        privacy:
+          minBallotsForBreakdown: 5
+        tips:
+          file: tips.json
+          featured: 4
+          rotation: fixed
+          seed: 7
+        """, file: file)
+        #expect(config.description == "Vote on our *summer* options")
+        #expect(config.baseURL?.absoluteString == "https://example.org/trips/")
+        #expect(config.language == "en-US")
+        #expect(config.timeZone.identifier == "America/Chicago")
+        #expect(config.urls == .files)
+        #expect(!config.listPolls)
+        #expect(config.numericDates == .unix)
+        #expect(config.templates.path == "/sites/shared-templates")
+        #expect(config.output.path == "/sites/trips/public")
+        #expect(config.pages?.path == "/sites/trips/Pages")
+        #expect(config.inputs.polls.path == "/sites/trips/exports/polls")
+        #expect(config.inputs.trips.path == "/sites/trips/Data/trips")
+        #expect(config.minBallotsForBreakdown == 5)
+        #expect(config.tips.file?.path == "/sites/trips/tips.json")
+        #expect(config.tips.featured == 4)
+        #expect(config.tips.rotation == .fixed)
+        #expect(config.tips.seed == 7)
+    }
+
+    func message(_ yaml: String) -> String? {
+        do {
+            _ = try SiteConfigLoader.parse(yaml, file: file)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("Unknown keys are errors naming the key, its line and column")
+    func unknownKeys() {
+        #expect(message("title: Trips\ntitel: Oops\n") ==
+                "/sites/trips/site.yml:2:1: error: titel: unknown key (did you mean \"title\"?); expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, pages, inputs, privacy, tips")
+        #expect(message("title: Trips\ninputs:\n  poll: x\n") ==
+                "/sites/trips/site.yml:3:3: error: inputs.poll: unknown key (did you mean \"polls\"?); expected one of: polls, votes, trips, items, games, options, convoys")
+        #expect(message("title: Trips\nprivacy:\n  minBallots: 2\n") ==
+                "/sites/trips/site.yml:3:3: error: privacy.minBallots: unknown key; expected one of: minBallotsForBreakdown")
+    }
+
+    @Test("Wrong values are errors with positions")
+    func wrongValues() {
+        #expect(message("description: x\n") == "/sites/trips/site.yml:1:1: error: title: required setting is missing")
+        #expect(message("title: T\nurls: fancy\n") == "/sites/trips/site.yml:2:7: error: urls: expected pretty or files, found \"fancy\"")
+        #expect(message("title: T\ntimeZone: Mars/Base\n") ==
+                "/sites/trips/site.yml:2:11: error: timeZone: unknown time zone \"Mars/Base\"; use an IANA name such as America/Chicago")
+        #expect(message("title: T\nbaseURL: example.org\n") ==
+                "/sites/trips/site.yml:2:10: error: baseURL: expected an absolute http or https URL such as https://example.org/trips/")
+        #expect(message("title: T\nlistPolls: maybe\n") == "/sites/trips/site.yml:2:12: error: listPolls: expected true or false")
+        #expect(message("title: T\nprivacy:\n  minBallotsForBreakdown: 0\n") ==
+                "/sites/trips/site.yml:3:27: error: privacy.minBallotsForBreakdown: must be at least 1")
+        #expect(message("title: [unclosed\n")?.hasPrefix("/sites/trips/site.yml:2:1: error: not valid YAML") == true)
+        #expect(message("- a list\n") == "/sites/trips/site.yml:1:1: error: expected a mapping of settings such as `title: My trips`")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+@testable import SitegenKit
+
+/// A site folder under the temporary directory, removed when the test ends.
+final class TemporarySite {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sitegen-test-\(UUID().uuidString)").standardizedFileURL
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    func write(_ path: String, _ text: String) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func read(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// Copies the repository's real templates, so tests exercise what users get.
+    func copyTemplates() throws {
+        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("Templates"),
+                                         to: root.appendingPathComponent("Templates"))
+    }
+
+    func copy(from folder: URL) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        }
+    }
+}
+
+enum Repository {
+    /// The package root, found from this file's path (fixtures are read in place).
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Tests/SitegenKitTests/Fixtures")
+}
+
+/// Every file below `folder` with its bytes, keyed by relative path.
+func fileTree(_ folder: URL) throws -> [String: Data] {
+    var tree: [String: Data] = [:]
+    let base = folder.standardizedFileURL.path
+    guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
+    for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+        tree[String(url.standardizedFileURL.path.dropFirst(base.count + 1))] = try Data(contentsOf: url)
+    }
+    return tree
+}
