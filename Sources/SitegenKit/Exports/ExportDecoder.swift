@@ -17,9 +17,10 @@ public struct ExportDecoder: Sendable {
 
     public func poll(_ field: JSONField, source: SourceRef) throws(FieldError) -> Poll {
         let fields = try field.object()
+        let id = try fields.required("id", "pollId").uuid()
+        let title = try plainText(try fields.required("title"))
         let codeField = try fields.required("shareCode")
-        let codeText = try codeField.string()
-        guard let code = ShareCode(codeText) else {
+        guard let code = ShareCode(try codeField.string()) else {
             throw codeField.error("share code \(codeField.describeValue()) must be exactly 6 characters from ABCDEFGHJKMNPQRSTUVWXYZ23456789")
         }
         let tripsField = try fields.required("tripSnapshots").embeddedJSON()
@@ -28,8 +29,8 @@ public struct ExportDecoder: Sendable {
             throw tripsField.error("a poll holds 2 to 10 trips, found \(trips.count)")
         }
         return Poll(
-            id: try fields.required("id", "pollId").uuid(),
-            title: try plainText(try fields.required("title")),
+            id: id,
+            title: title,
             shareCode: code,
             trips: trips,
             createdAt: try dates.date(try fields.required("createdAt")),

@@ -42,4 +42,25 @@ public enum MarkdownRenderer {
         defer { free(rendered) }
         return String(cString: rendered)
     }
+
+    /// One line of plain text from Markdown, for meta descriptions and link previews:
+    /// rendered safely first (so raw HTML is already gone), then tags dropped.
+    public static func plainText(_ markdown: String, limit: Int = 200) -> String {
+        var text = ""
+        var inTag = false
+        for character in html(markdown) {
+            if character == "<" { inTag = true; continue }
+            if character == ">" && inTag { inTag = false; text.append(" "); continue }
+            if !inTag { text.append(character) }
+        }
+        for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: value)
+        }
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        var line = words.joined(separator: " ")
+        for mark in [" .", " ,", " ;", " :", " !", " ?"] {
+            line = line.replacingOccurrences(of: mark, with: String(mark.dropFirst()))
+        }
+        return line.count > limit ? String(line.prefix(limit - 1)) + "…" : line
+    }
 }

@@ -7,7 +7,7 @@ enum HomePage {
     static func file(site: SiteModel) -> PlannedFile {
         PlannedFile(path: "index.html") { kit in
             let config = kit.config
-            let description = config.description.map(plainSummary) ?? "Trip polls and plans for \(config.title)."
+            let description = config.description.map { MarkdownRenderer.plainText($0) } ?? "Trip polls and plans for \(config.title)."
             var context: [String: Any] = [
                 "title": config.title,
                 "polls": config.listPolls ? site.polls.map { published in
@@ -26,14 +26,6 @@ enum HomePage {
             if let markdown = config.description { context["descriptionHTML"] = MarkdownRenderer.html(markdown) }
             return kit.page("home", meta: PageMeta(path: "", title: config.title, description: description), context: context)
         }
-    }
-
-    /// Markdown reduced to one line of plain text for meta descriptions.
-    static func plainSummary(_ markdown: String) -> String {
-        let stripped = markdown.unicodeScalars.filter { !"*_`#>[]".unicodeScalars.contains($0) }
-        return String(String.UnicodeScalarView(stripped))
-            .split(whereSeparator: \.isNewline).joined(separator: " ")
-            .trimmingCharacters(in: .whitespaces)
     }
 }
 

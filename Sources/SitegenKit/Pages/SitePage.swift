@@ -72,7 +72,7 @@ public struct RenderKit: Sendable {
             },
             "generator": "sitegen \(SitegenVersion.current)",
         ]
-        if let canonical = links.absolute(meta.path) { layout["canonical"] = canonical }
+        if !meta.absoluteLinks, let canonical = links.absolute(meta.path) { layout["canonical"] = canonical }
         context["layout"] = layout
         return Array(templates.render(template, context).utf8)
     }

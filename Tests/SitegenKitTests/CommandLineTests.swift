@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+/// Runs the real `sitegen` executable, as users and CI do.
+struct SitegenProcess {
+    static let executable: URL? = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sitegen"),
+            Bundle.main.bundleURL.appendingPathComponent("sitegen"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sitegen"),
+            Repository.root.appendingPathComponent(".build/debug/sitegen"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = try #require(executable, "sitegen executable not found next to the tests")
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite("Command line (SPEC §7)", .serialized)
+struct CommandLineTests {
+    func goldenSite() throws -> TemporarySite {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        return site
+    }
+
+    @Test("build exits 0 and prints the summary line")
+    func buildSucceeds() throws {
+        let site = try goldenSite()
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout.hasPrefix("Built 4 pages (10 files) from 2 polls and 8 ballots for \"Golden Trips\" in "))
+        #expect(result.stdout.hasSuffix(" s → Output/\n"))
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/polls/X7K9M2/results.json").path))
+    }
+
+    @Test("A bad export exits 1, names file, line, column and field, and leaves the previous output exactly as it was")
+    func inputErrorKeepsOutput() throws {
+        let site = try goldenSite()
+        #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
+        let before = try fileTree(site.root.appendingPathComponent("Output"))
+        try site.write("Data/votes/broken.json", "[\n  {\"id\": \"not-a-uuid\"}\n]\n")
+        try site.write("Data/polls/zz.json", "{\"title\": 3}")
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == """
+        Data/polls/zz.json:1:1: error: id: required field is missing (or "pollId")
+        Data/votes/broken.json:2:10: error: [0].id: expected a UUID such as "6F9619FF-8B86-D011-B42D-00CF4FC964FF", found "not-a-uuid"
+        2 errors in the exports; nothing was written.
+
+        """)
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("staging") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("An unknown site.yml key exits 2 with its position")
+    func configError() throws {
+        let site = try goldenSite()
+        try site.write("site.yml", "title: Trips\nbaseUrl: https://example.org/\n")
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("site.yml:2:1: error: baseUrl: unknown key (did you mean \"baseURL\"?); expected one of: "))
+    }
+
+    @Test("A usage error exits 2")
+    func usageError() throws {
+        let site = try goldenSite()
+        #expect(try SitegenProcess.run(["build", "--colour"], in: site.root).status == 2)
+        #expect(try SitegenProcess.run(["build", "--date", "June 12"], in: site.root).status == 2)
+        #expect(try SitegenProcess.run(["publish"], in: site.root).status == 2)
+    }
+
+    @Test("A misspelled partial is a build error (exit 2), never an empty page")
+    func templateError() throws {
+        let site = try goldenSite()
+        let home = try site.read("Templates/home.mustache")
+        try site.write("Templates/home.mustache", home.replacingOccurrences(of: "{{<layout}}", with: "{{<layuot}}")
+            .replacingOccurrences(of: "{{/layout}}", with: "{{/layuot}}"))
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 2)
+        #expect(result.stderr == "Templates/home.mustache:1:1: error: template \"home\" refers to \"layuot\", which does not exist in Templates\n")
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
+    }
+
+    @Test("Refusing a non-empty output folder that sitegen did not create exits 3")
+    func refusesForeignOutput() throws {
+        let site = try goldenSite()
+        try site.write("Output/precious.txt", "keep me")
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("refusing to replace a non-empty folder that sitegen did not create"))
+        #expect(try site.read("Output/precious.txt") == "keep me")
+        // The site folder itself as output is refused too.
+        #expect(try SitegenProcess.run(["build", "--output", "."], in: site.root).status == 3)
+    }
+
+    @Test("check validates everything and writes nothing")
+    func checkWritesNothing() throws {
+        let site = try goldenSite()
+        let result = try SitegenProcess.run(["check"], in: site.root)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Checked 4 pages (10 files) from 2 polls and 8 ballots"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["Data", "Templates", "site.yml"])
+        try site.write("Data/votes/bad.json", "{")
+        #expect(try SitegenProcess.run(["check"], in: site.root).status == 1)
+    }
+
+    @Test("--output and --config choose other places; a rebuild replaces the previous site")
+    func outputOption() throws {
+        let site = try goldenSite()
+        let elsewhere = site.root.appendingPathComponent("public")
+        let result = try SitegenProcess.run(["build", "--config", site.root.appendingPathComponent("site.yml").path,
+                                             "--output", elsewhere.path], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("index.html").path))
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/votes/tie.json"))
+        #expect(try SitegenProcess.run(["build", "--output", "public"], in: site.root).status == 0)
+        let results = try site.read("public/polls/TWB2AA/results.json")
+        #expect(results.contains("\"voters\": 0"))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Building a whole site")
+struct SiteBuildTests {
+    static let golden = Repository.fixtures.appendingPathComponent("golden")
+
+    /// Builds the golden site into a temporary folder and returns the output tree.
+    func buildGolden(environment: [String: String] = [:]) throws -> (TemporarySite, [String: Data]) {
+        let site = try TemporarySite()
+        try site.copy(from: Self.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.environment = environment
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: options, log: log).run()
+        #expect(log.all.isEmpty)
+        return (site, try fileTree(site.root.appendingPathComponent("Output")))
+    }
+
+    @Test("The golden site's output matches the expected tree exactly: no missing, unexpected or different file")
+    func goldenTree() throws {
+        let (_, actual) = try buildGolden()
+        let expectedFolder = Self.golden.appendingPathComponent("expected")
+        if ProcessInfo.processInfo.environment["SITEGEN_UPDATE_GOLDEN"] == "1" {
+            try? FileManager.default.removeItem(at: expectedFolder)
+            for (path, data) in actual {
+                let url = expectedFolder.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: url)
+            }
+        }
+        let expected = try fileTree(expectedFolder)
+        #expect(!expected.isEmpty, "run with SITEGEN_UPDATE_GOLDEN=1 to create Fixtures/golden/expected, then read it")
+        #expect(Set(actual.keys).subtracting(expected.keys).sorted() == [], "unexpected files")
+        #expect(Set(expected.keys).subtracting(actual.keys).sorted() == [], "missing files")
+        for path in Set(actual.keys).intersection(expected.keys).sorted() {
+            #expect(actual[path] == expected[path], "\(path) differs from the golden copy")
+        }
+    }
+
+    @Test("Two builds of the same input are byte-identical")
+    func deterministic() throws {
+        let (_, first) = try buildGolden()
+        let (_, second) = try buildGolden()
+        #expect(first == second)
+    }
+
+    @Test("SOURCE_DATE_EPOCH sets the build time; otherwise the newest input date (here a poll's modifiedAt) does")
+    func buildTime() throws {
+        let (_, fromInputs) = try buildGolden()
+        let manifest = String(decoding: fromInputs["manifest.json"]!, as: UTF8.self)
+        #expect(manifest.contains("\"buildTime\": \"2026-05-09T06:13:20Z\""))
+        let (_, fromEpoch) = try buildGolden(environment: ["SOURCE_DATE_EPOCH": "1781291100"])
+        #expect(String(decoding: fromEpoch["manifest.json"]!, as: UTF8.self).contains("\"buildTime\": \"2026-06-12T19:05:00Z\""))
+    }
+
+    @Test("Private ids never appear in any output file")
+    func privacy() throws {
+        let (_, tree) = try buildGolden()
+        for (path, data) in tree {
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains("_priv_"), "\(path) leaks a private id")
+        }
+    }
+
+    @Test("The SPEC's results.json fields for the example poll")
+    func resultsJSON() throws {
+        let (_, tree) = try buildGolden()
+        let json = try JSONSerialization.jsonObject(with: tree["polls/X7K9M2/results.json"]!) as! [String: Any]
+        #expect(json["voters"] as? Int == 4)
+        #expect(json["ballots"] as? [String: Int] == ["received": 6, "counted": 4, "invalid": 1, "superseded": 1])
+        let results = json["results"] as! [[String: Any]]
+        #expect(results.map { $0["trip"] as! Int } == [2, 1, 3])
+        #expect(results.map { $0["points"] as! Int } == [10, 9, 5])
+        #expect(json["updatedAt"] as? String == "2026-05-04T14:30:00Z")
+    }
+}
