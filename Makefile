@@ -1,0 +1,24 @@
+# The two commands a new user needs (README): `make site` and `make test`.
+SWIFT ?= swift
+SITEGEN_DEBUG = .build/debug/sitegen
+
+.PHONY: deps site test check-html clean
+
+deps:
+	@scripts/install-deps.sh
+
+## Build the sample site into Output/ with an optimised build of sitegen.
+site: deps
+	$(SWIFT) build -c release --product sitegen
+	.build/release/sitegen build
+
+## Unit, golden and command-line tests, then the W3C checker over the sample site.
+test: deps
+	@scripts/install-deps.sh --checks
+	$(SWIFT) build --build-tests
+	$(SITEGEN_DEBUG) build --output .build/sample-site
+	scripts/validate-html.sh .build/sample-site
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build Output
