@@ -1,0 +1,149 @@
+import CFileSwap
+import Foundation
+
+/// An I/O failure while writing the site (exit status 3).
+public struct OutputError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// The published output folder and its staging folder beside it.
+///
+/// A build writes everything into the staging folder and swaps it in only when every file
+/// was written, so a failed or killed build leaves the previous site exactly as it was.
+/// A lock file beside the output keeps two builds from interleaving.
+public final class OutputFolder: @unchecked Sendable {
+    public let output: URL
+    public let staging: URL
+    private let lockFile: URL
+    private var lockDescriptor: Int32 = -1
+
+    public init(output: URL) {
+        self.output = output.standardizedFileURL
+        let parent = self.output.deletingLastPathComponent()
+        let name = self.output.lastPathComponent
+        staging = parent.appendingPathComponent(".\(name).sitegen-staging")
+        lockFile = parent.appendingPathComponent(".\(name).sitegen-lock")
+    }
+
+    deinit { unlock() }
+
+    /// Refuses output folders that would overwrite what sitegen reads or did not create.
+    public func checkSafe(protecting protected: [URL]) throws(OutputError) {
+        let outputPath = output.path
+        for folder in protected {
+            let path = folder.standardizedFileURL.path
+            if path == outputPath || path.hasPrefix(outputPath + "/") {
+                throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is or contains \(displayPath(folder)), which sitegen reads")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw OutputError(message: "\(displayPath(output)): the output path exists and is not a folder")
+            }
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: outputPath)) ?? []
+            if !contents.isEmpty && !Self.isSitegenOutput(output) {
+                throw OutputError(message: "\(displayPath(output)): refusing to replace a non-empty folder that sitegen did not create (it has no sitegen manifest.json)")
+            }
+        }
+    }
+
+    static func isSitegenOutput(_ folder: URL) -> Bool {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("manifest.json")),
+              let text = String(data: data.prefix(4096), encoding: .utf8) else { return false }
+        return text.contains("\"generator\": \"sitegen")
+    }
+
+    /// Takes the lock and clears a staging folder left by a killed build.
+    public func prepare() throws(OutputError) {
+        let parent = output.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(message: "\(displayPath(parent)): cannot create folder: \(error.localizedDescription)")
+        }
+        lockDescriptor = open(lockFile.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard lockDescriptor >= 0 else {
+            throw OutputError(message: "\(displayPath(lockFile)): cannot create lock file: \(String(cString: strerror(errno)))")
+        }
+        // Waits for another build of the same output to finish rather than interleaving.
+        guard flock(lockDescriptor, LOCK_EX) == 0 else {
+            throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
+        }
+        do {
+            if FileManager.default.fileExists(atPath: staging.path) {
+                try FileManager.default.removeItem(at: staging)
+            }
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw OutputError(message: "\(displayPath(staging)): cannot prepare staging folder: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes one file into the staging folder. `path` was checked by `SafePath`.
+    public func write(_ path: String, _ bytes: [UInt8]) throws(OutputError) {
+        let url = staging.appendingPathComponent(path)
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        } catch {
+            throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Swaps the staged site into place and removes the previous one.
+    public func commit() throws(OutputError) {
+        defer { unlock() }
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: output.path) {
+            // Atomic exchange: at every instant the output path holds a complete site.
+            if sitegen_exchange_paths(staging.path, output.path) == 0 {
+                try? fileManager.removeItem(at: staging)
+                return
+            }
+            // No renameat2 here (another OS or file system): the brief gap of two renames.
+            let previous = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-previous")
+            do {
+                if fileManager.fileExists(atPath: previous.path) { try fileManager.removeItem(at: previous) }
+                try fileManager.moveItem(at: output, to: previous)
+                try fileManager.moveItem(at: staging, to: output)
+                try? fileManager.removeItem(at: previous)
+            } catch {
+                throw OutputError(message: "\(displayPath(output)): cannot swap in the new site: \(error.localizedDescription)")
+            }
+        } else {
+            do {
+                try fileManager.moveItem(at: staging, to: output)
+            } catch {
+                throw OutputError(message: "\(displayPath(output)): cannot move the new site into place: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Drops the staging folder after a failure; the output is untouched.
+    public func abandon() {
+        try? FileManager.default.removeItem(at: staging)
+        unlock()
+    }
+
+    private func unlock() {
+        if lockDescriptor >= 0 {
+            flock(lockDescriptor, LOCK_UN)
+            close(lockDescriptor)
+            lockDescriptor = -1
+        }
+    }
+}
+
+/// Output paths are made only from validated parts (share codes, UUIDs, slugs); this
+/// check is the last line of defence against writing outside the output folder.
+public enum SafePath {
+    public static func isSafe(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && part != "." && part != ".."
+        }
+    }
+}
