@@ -12,12 +12,12 @@ site: deps
 	$(SWIFT) build -c release --product sitegen
 	.build/release/sitegen build
 
-## Unit, golden and command-line tests, then the W3C checker over the sample site.
+## The W3C checker and an independent calendar parser over the sample site, then the Swift tests.
 test: deps
 	@scripts/install-deps.sh --checks
 	$(SWIFT) build --build-tests
 	$(SITEGEN_DEBUG) build --output .build/sample-site
-	scripts/validate-html.sh .build/sample-site
+	scripts/check-site.sh . .build/sample-site
 	$(SWIFT) test --skip-build
 
 clean:

@@ -35,7 +35,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            // The built-in tip catalog, compiled into the binary so an installed sitegen needs no data files.
+            resources: [.embedInCode("Resources/tips.json")]
         ),
         .executableTarget(
             name: "sitegen",

@@ -103,7 +103,15 @@ public struct SiteBuilder {
         } catch {
             throw .io("\(displayPath(config.templates))/assets: cannot read: \(error.localizedDescription)")
         }
-        let site = SiteModel(config: config, polls: polls, assets: assets)
+        progress("Laying out itineraries")
+        let itineraries = PublishedItinerary.publishAll(exports: exports, polls: polls, timeZone: config.timeZone, log: log)
+        progress("Choosing tips")
+        let tips = Self.publishedTips(config: config, options: options, buildTime: exports.buildTime(environment: options.environment), log: log)
+        if log.hasErrors { throw .inputErrors(count: log.errorCount) }
+        let site = SiteModel(config: config, tips: tips, polls: polls, assets: assets,
+                             convoys: ConvoyPages.sorted(exports.convoys),
+                             optionSets: exports.optionSets,
+                             itineraries: itineraries)
 
         progress("Planning pages")
         let files = SitePlan.files(for: site)
@@ -161,6 +169,17 @@ public struct SiteBuilder {
         }
         report.seconds = (clock.now - started).seconds
         return report
+    }
+
+    /// The catalog (built in, or `tips.file`) and today's featured tips: the step is the UTC
+    /// day number of `--date`, else of the build time; `--seed` overrides `tips.seed`.
+    static func publishedTips(config: SiteConfig, options: BuildOptions, buildTime: Date, log: DiagnosticLog) -> PublishedTips {
+        let catalog = config.tips.file.map { TipCatalog.load($0, log: log) ?? TipCatalog(tips: []) } ?? TipCatalog.builtIn()
+        let date = options.date ?? buildTime
+        let rotation = TipRotation(seed: options.seed ?? config.tips.seed, featured: config.tips.featured)
+        let step = config.tips.rotation == .daily ? TipRotation.dayNumber(date.timeIntervalSince1970) : 0
+        let featured = rotation.featuredIndices(count: catalog.tips.count, step: step).map { catalog.tips[$0] }
+        return PublishedTips(catalog: catalog, featured: featured, date: date, rotation: config.tips.rotation)
     }
 
     static func checkPaths(_ files: [PlannedFile]) throws(BuildFailure) {

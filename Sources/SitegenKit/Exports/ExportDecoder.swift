@@ -9,8 +9,16 @@ public struct ExportDecoder: Sendable {
     /// Longest plain-text field accepted (titles, names).
     public static let maxTextBytes = 1024
 
+    /// Turns a byte offset of the file being decoded into a position; set per file by the loader.
+    public var locator: (@Sendable (Int) -> SourceRef)?
+
     public init(dates: ExportDateReader) {
         self.dates = dates
+    }
+
+    /// Where a nested record sits (for warnings about it later), or the enclosing record's place.
+    public func source(of field: JSONField, within enclosing: SourceRef) -> SourceRef {
+        locator?(field.node.offset) ?? enclosing
     }
 
     // MARK: Polls and votes (SPEC §3.1, §3.2)

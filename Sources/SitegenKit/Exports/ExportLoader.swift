@@ -73,6 +73,11 @@ public struct ExportLoader: Sendable {
             return ([], file)
         }
         let lines = LineIndex(bytes)
+        var decoder = self.decoder
+        decoder.locator = { offset in
+            let position = lines.position(of: offset)
+            return SourceRef(file: shown, line: position.line, column: position.column)
+        }
         var fields: [JSONField] = []
         if case .array(let elements) = root.value {
             fields = elements.enumerated().map { JSONField($1, path: JSONPath.root.appending(index: $0)) }

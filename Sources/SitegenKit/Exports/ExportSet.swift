@@ -5,6 +5,14 @@ public struct ExportSet: Sendable {
     public var polls: [Poll]
     public var votes: [Vote]
     public var files: [InputFile]
+    /// In file order; see ConvoyPages.sorted for the order pages list them in.
+    public var convoys: [Convoy] = []
+    /// Trip-option sets with settled slugs, in file order.
+    public var optionSets: [TripOptionSet] = []
+    /// Itinerary exports, the game catalog and custom items (embedded ones included).
+    public var itineraries: [Itinerary] = []
+    public var games: [Game] = []
+    public var customItems: [CustomItem] = []
 
     public static func load(config: SiteConfig, log: DiagnosticLog) -> ExportSet {
         let decoder = ExportDecoder(dates: ExportDateReader(timeZone: config.timeZone, numericDates: config.numericDates))
@@ -13,6 +21,20 @@ public struct ExportSet: Sendable {
         let votes = loader.load(config.inputs.votes) { (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source) }
         var set = ExportSet(polls: polls.records, votes: votes.records, files: polls.files + votes.files)
         set.checkUniqueness(log: log)
+        let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.convoy(field, source: source) }
+        set.convoys = convoys.records
+        set.files += convoys.files
+        ConvoyChecks.report(set.convoys, log: log)
+        let optionSets = loader.load(config.inputs.options) { (decoder, field, source) throws(FieldError) in try decoder.optionSet(field, source: source) }
+        set.optionSets = OptionSetSlug.settle(optionSets.records, log: log)
+        set.files += optionSets.files
+        let itineraries = loader.load(config.inputs.trips) { (decoder, field, source) throws(FieldError) in try decoder.itinerary(field, source: source) }
+        let games = loader.load(config.inputs.games) { (decoder, field, source) throws(FieldError) in try decoder.game(field, source: source) }
+        let items = loader.load(config.inputs.items) { (decoder, field, source) throws(FieldError) in try decoder.customItem(field, source: source) }
+        set.itineraries = itineraries.records
+        set.games = games.records + itineraries.records.flatMap(\.games)
+        set.customItems = items.records + itineraries.records.flatMap(\.customItems)
+        set.files += itineraries.files + games.files + items.files
         return set
     }
 
@@ -56,7 +78,10 @@ public struct ExportSet: Sendable {
         if let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) {
             return Date(timeIntervalSince1970: epoch)
         }
-        let dates = polls.map(\.modifiedAt) + votes.map(\.modifiedAt)
+        var dates = polls.map(\.modifiedAt) + votes.map(\.modifiedAt)
+        dates += convoys.map(\.modifiedAt)
+        dates += customItems.map(\.modifiedAt)
+        dates += optionSets.compactMap(\.generatedAt)
         return dates.max() ?? Date(timeIntervalSinceReferenceDate: 0)
     }
 

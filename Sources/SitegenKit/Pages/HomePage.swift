@@ -22,8 +22,14 @@ enum HomePage {
                     return row
                 } : [],
                 "listPolls": config.listPolls && !site.polls.isEmpty,
+                "convoys": site.convoys.map { ConvoyPages.homeRow($0, kit: kit) },
+                "hasConvoys": !site.convoys.isEmpty,
             ]
             if let markdown = config.description { context["descriptionHTML"] = MarkdownRenderer.html(markdown) }
+            context["optionSets"] = OptionPages.homeSection(site: site, kit: kit)
+            context["featuredTips"] = site.tips.featured.map(TipsPages.tipContext)
+            context["tipsHref"] = kit.href(TipsPages.path, from: "")
+            context["tipCount"] = Formatting.count(site.tips.catalog.tips.count, "planning tip")
             return kit.page("home", meta: PageMeta(path: "", title: config.title, description: description), context: context)
         }
     }

@@ -127,6 +127,7 @@ enum PollPages {
             },
         ]
         if let markdown = poll.description { context["descriptionHTML"] = MarkdownRenderer.html(markdown) }
+        context["tripViews"] = OptionPages.viewLinks(for: published, kit: kit)
         if results.leaders.count > 1 {
             context["tieForFirst"] = "It's a tie for first: \(listJoined(results.leaders.map { trips[$0.trip].name })), with \(Formatting.count(results.leaders[0].points, "point")) each."
         }

@@ -7,29 +7,45 @@ public struct SiteModel: Sendable {
         public let bytes: [UInt8]
     }
 
-    public let config: SiteConfig
+    public var config: SiteConfig
+    /// The featured tips and the catalog.
+    public var tips: PublishedTips
     /// In share-code order.
-    public let polls: [PublishedPoll]
+    public var polls: [PublishedPoll] = []
     /// Files copied from `Templates/assets/`.
-    public let assets: [Asset]
+    public var assets: [Asset] = []
+    /// By title, then id (ConvoyPages.sorted).
+    public var convoys: [Convoy] = []
+    /// Trip-option sets, in file order.
+    public var optionSets: [TripOptionSet] = []
+    /// Itinerary exports and every poll's trips, laid out day by day; by path.
+    public var itineraries: [PublishedItinerary] = []
 }
 
 /// Decides every file of the site: path → how to make it. Each concern adds its pages here.
 public enum SitePlan {
     /// Templates the planned pages use; checked when templates load.
     public static let requiredTemplates = ["layout"] + HomePage.templates + PollPages.templates + SupportFiles.templates
+        + TipsPages.templates
+        + ConvoyPages.templates
+        + OptionPages.templates
+        + ItineraryPages.templates
 
     public static func files(for site: SiteModel) -> [PlannedFile] {
-        var files: [PlannedFile] = [HomePage.file(site: site)]
+        var files: [PlannedFile] = [HomePage.file(site: site), TipsPages.file(site.tips)]
         for published in site.polls {
-            files += PollPages.files(for: published, unlisted: !site.config.listPolls, tripPages: false)
+            files += PollPages.files(for: published, unlisted: !site.config.listPolls, tripPages: true)
         }
+        files += site.itineraries.flatMap(ItineraryPages.files(for:))
+        files += site.convoys.map(ConvoyPages.file(for:))
+        files += OptionPages.files(site: site, plannedPaths: Set(files.map(\.path)))
         let pagePaths = files.map(\.path).filter { $0.hasSuffix("index.html") }.map { String($0.dropLast("index.html".count)) }
         files += SupportFiles.files(site: site, pagePaths: pagePaths)
         return files
     }
 
     public static func navigation(for site: SiteModel) -> [RenderKit.NavigationItem] {
-        [RenderKit.NavigationItem(label: "Home", path: "")]
+        [RenderKit.NavigationItem(label: "Home", path: ""),
+         RenderKit.NavigationItem(label: "Tips", path: TipsPages.path)]
     }
 }

@@ -66,10 +66,13 @@ public struct Formatting: Sendable {
         "\(longDate(date)) at \(time(date))"
     }
 
-    /// The zone's abbreviation at that instant; falls back to "UTC−5" style when the
-    /// zone database has no letters for it.
+    /// The zone's abbreviation at that instant ("CDT", "MST"). Foundation on Linux answers
+    /// `abbreviation(for:)` with "GMT-5", so the short names come from ICU's English data;
+    /// where it has no letters (e.g. "GMT+1") the offset is shown as "UTC+1".
     public func abbreviation(_ zone: TimeZone, at date: Date) -> String {
-        if let letters = zone.abbreviation(for: date), !letters.hasPrefix("GMT"), !letters.hasPrefix("UTC+"), !letters.hasPrefix("UTC-") {
+        let style: NSTimeZone.NameStyle = zone.isDaylightSavingTime(for: date) ? .shortDaylightSaving : .shortStandard
+        if let letters = zone.localizedName(for: style, locale: Self.english), !letters.hasPrefix("GMT+"), !letters.hasPrefix("GMT-"),
+           !letters.contains(" ") {
             return letters
         }
         let seconds = zone.secondsFromGMT(for: date)
@@ -78,6 +81,8 @@ public struct Formatting: Sendable {
         let hours = abs(seconds) / 3600, minutes = abs(seconds) % 3600 / 60
         return "UTC\(sign)\(hours)" + (minutes == 0 ? "" : ":\(minutes < 10 ? "0" : "")\(minutes)")
     }
+
+    private static let english = Locale(identifier: "en_US")
 
     /// "2026-06-01T12:00:00Z" (for datetime attributes and JSON).
     public static func iso8601(_ date: Date) -> String {

@@ -1,0 +1,145 @@
+import Foundation
+
+// MARK: Convoys (SPEC §3.7)
+
+extension ExportDecoder {
+    /// Reads a convoy. Participant, driver and passenger ids are resolved here and then
+    /// dropped, and `invitations` is never read, so no private value reaches the model.
+    public func convoy(_ field: JSONField, source: SourceRef) throws(FieldError) -> Convoy {
+        let fields = try field.object()
+        let idField = try fields.required("id")
+        let idText = try idField.string()
+        guard let id = ConvoyID(idText) else {
+            throw idField.error("convoy id \(idField.describeValue()) must be a UUID or 1 to \(ConvoyID.maxLength) characters from A-Z, a-z, 0-9, _ and - (it becomes a URL path segment)")
+        }
+        let statusField = try fields.required("status")
+        let status = try oneOf(ConvoyStatus.self, statusField)
+
+        let participantFields = try fields.optional("participants")?.elements() ?? []
+        var participants: [ConvoyParticipant] = []
+        var participantIndex: [String: Int] = [:]
+        for participantField in participantFields {
+            let (participantId, participant) = try convoyParticipant(participantField)
+            // A repeated id keeps its first person; the app never writes one.
+            if participantIndex[participantId] == nil { participantIndex[participantId] = participants.count }
+            participants.append(participant)
+        }
+        let seatHolder: (JSONField) throws(FieldError) -> SeatHolder = { idField in
+            let personId = ExportDecoder.normalisedId(try idField.string())
+            return participantIndex[personId].map { .participant($0) } ?? .unknown(field: idField.path.description)
+        }
+
+        let vehicleFields = try fields.optional("vehicles")?.elements() ?? []
+        var vehicleIds: [String] = []
+        var vehicles: [ConvoyVehicle] = []
+        for vehicleField in vehicleFields {
+            let vehicleFields = try vehicleField.object()
+            vehicleIds.append(ExportDecoder.normalisedId(try vehicleFields.required("id").string()))
+            let capacityField = try vehicleFields.required("capacity")
+            let capacity = try capacityField.int()
+            guard capacity >= 1 else { throw capacityField.error("a vehicle has at least 1 seat (the driver's), found \(capacity)") }
+            vehicles.append(ConvoyVehicle(
+                label: try plainText(try vehicleFields.required("label")),
+                driver: try vehicleFields.optional("driverId").map(seatHolder),
+                passengers: try vehicleFields.optional("passengerIds")?.array(seatHolder) ?? [],
+                capacity: capacity,
+                notes: try vehicleFields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
+                isLeader: false,
+                location: location(of: vehicleField, within: source)
+            ))
+        }
+        var unmatchedLeader: ExportLocation?
+        if let leaderField = fields.optional("leaderVehicleId") {
+            let leaderId = ExportDecoder.normalisedId(try leaderField.string())
+            if let index = vehicleIds.firstIndex(of: leaderId) {
+                vehicles[index].isLeader = true
+            } else {
+                unmatchedLeader = location(of: leaderField, within: source)
+            }
+        }
+
+        let checkpoints = try fields.optional("checkpoints")?.array { (f) throws(FieldError) in try convoyCheckpoint(f) } ?? []
+        return Convoy(
+            id: id,
+            title: try plainText(try fields.required("title")),
+            notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
+            status: status,
+            origin: try convoyPlace(try fields.required("origin")),
+            destination: try fields.optional("destination").map { (f) throws(FieldError) in try convoyPlace(f) },
+            // Stable: checkpoints with the same order stay as the app listed them.
+            checkpoints: checkpoints.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element),
+            route: try fields.optional("route").map { (f) throws(FieldError) in try convoyRoute(f) },
+            vehicles: vehicles,
+            participants: participants,
+            createdAt: try dates.date(try fields.required("createdAt")),
+            modifiedAt: try dates.date(try fields.required("modifiedAt")),
+            source: source,
+            recordPath: field.path.description,
+            unmatchedLeader: unmatchedLeader
+        )
+    }
+
+    func location(of field: JSONField, within record: SourceRef) -> ExportLocation {
+        ExportLocation(source: self.source(of: field, within: record), path: field.path.description)
+    }
+
+    /// The participant's id (for resolving seats only) and what may be published of them.
+    func convoyParticipant(_ field: JSONField) throws(FieldError) -> (String, ConvoyParticipant) {
+        let fields = try field.object()
+        let participantId = ExportDecoder.normalisedId(try fields.required("id").string())
+        let participant = ConvoyParticipant(
+            displayName: try plainText(try fields.required("displayName")),
+            role: try oneOf(ConvoyParticipant.Role.self, try fields.required("role")),
+            status: try oneOf(ConvoyParticipant.Status.self, try fields.required("status"))
+        )
+        return (participantId, participant)
+    }
+
+    func convoyPlace(_ field: JSONField) throws(FieldError) -> ConvoyPlace {
+        let fields = try field.object()
+        let latitude = try fields.optional("latitude")?.double()
+        let longitude = try fields.optional("longitude")?.double()
+        if let latitude, !(-90...90).contains(latitude) {
+            throw try fields.required("latitude").error("latitude must be between -90 and 90")
+        }
+        if let longitude, !(-180...180).contains(longitude) {
+            throw try fields.required("longitude").error("longitude must be between -180 and 180")
+        }
+        return ConvoyPlace(
+            name: try plainText(try fields.required("name")),
+            address: try fields.optional("address").map { (f) throws(FieldError) in try plainText(f) },
+            latitude: latitude,
+            longitude: longitude
+        )
+    }
+
+    func convoyCheckpoint(_ field: JSONField) throws(FieldError) -> ConvoyCheckpoint {
+        let fields = try field.object()
+        return ConvoyCheckpoint(
+            place: try convoyPlace(try fields.required("place")),
+            order: try fields.required("order").int(),
+            notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) }
+        )
+    }
+
+    func convoyRoute(_ field: JSONField) throws(FieldError) -> ConvoyRoute {
+        let fields = try field.object()
+        let distanceField = try fields.required("distanceMeters")
+        let durationField = try fields.required("durationSeconds")
+        let route = ConvoyRoute(distanceMeters: try distanceField.double(), durationSeconds: try durationField.double())
+        if route.distanceMeters < 0 { throw distanceField.error("must not be negative") }
+        if route.durationSeconds < 0 { throw durationField.error("must not be negative") }
+        return route
+    }
+
+    /// One of an enumeration's raw values, with the accepted values in the message.
+    func oneOf<Value: RawRepresentable & CaseIterable>(_ type: Value.Type, _ field: JSONField) throws(FieldError) -> Value
+    where Value.RawValue == String {
+        let text = try field.string()
+        guard let value = Value(rawValue: text) else {
+            let accepted = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw field.error("\(field.describeValue()) is not one of \(accepted)")
+        }
+        return value
+    }
+}

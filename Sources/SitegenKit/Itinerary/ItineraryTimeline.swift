@@ -1,0 +1,182 @@
+import Foundation
+
+/// A trip laid out day by day (SPEC §4.3). Pure: values in, values out.
+public struct ItineraryTimeline: Sendable {
+    public enum Entry: Sendable, Equatable {
+        case game(Game)
+        /// A game id that no catalog holds: shown by its id.
+        case unknownGame(String)
+        case travel(TravelSegment)
+        case item(CustomItem)
+    }
+
+    public struct Day: Sendable, Equatable {
+        /// 1-based.
+        public var number: Int
+        /// Midnight of the day in the site's zone.
+        public var date: Date
+        /// Where the travellers are: one city, or several on a travel day, in travel order.
+        public var cities: [String]
+        public var entries: [Entry]
+    }
+
+    public var days: [Day]
+    /// Items whose day is outside the trip, and catalog games dated outside it.
+    public var unscheduled: [Entry]
+    public var warnings: [Warning]
+
+    public struct Warning: Sendable, Equatable {
+        public var source: SourceRef?
+        public var message: String
+    }
+
+    /// The most days a trip may span (bounds work and page size).
+    public static let maxDays = 366
+
+    public static func build(trip: Trip, catalog: [String: Game], items: [CustomItem], timeZone: TimeZone) -> ItineraryTimeline {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let firstDay = dayNumber(trip.preferences.startDate, calendar)
+        let lastDay = min(max(dayNumber(trip.preferences.endDate, calendar), firstDay), firstDay + maxDays - 1)
+        let dayCount = lastDay - firstDay + 1
+        var warnings: [Warning] = []
+        var unscheduled: [Entry] = []
+
+        /// Entries of each day with their sort keys, before custom items are placed.
+        struct Timed { var entry: Entry; var key: Double; var order: Int }
+        var timed = Array(repeating: [Timed](), count: dayCount)
+        var order = 0
+        func add(_ entry: Entry, day: Int, key: Double) {
+            timed[day].append(Timed(entry: entry, key: key, order: order))
+            order += 1
+        }
+        func clamp(_ day: Int) -> Int { min(max(day - firstDay, 0), dayCount - 1) }
+
+        // Games: on their local date (the date on the ticket), at their start time.
+        var seenGames = Set<String>()
+        for stop in trip.stops {
+            for id in stop.games where seenGames.insert(id).inserted {
+                if let game = catalog[id] {
+                    var local = calendar
+                    local.timeZone = game.timeZone ?? timeZone
+                    let day = dayNumber(game.startTime, local) - firstDay
+                    if (0..<dayCount).contains(day) {
+                        add(.game(game), day: day, key: game.startTime.timeIntervalSince1970)
+                    } else {
+                        unscheduled.append(.game(game))
+                        warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled"))
+                    }
+                } else {
+                    add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, calendar)), key: .infinity)
+                    warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id"))
+                }
+            }
+        }
+
+        // Segments: at their departure time, or after the games of the day their from-stop is left.
+        var searchFrom = 0
+        for segment in trip.travelSegments {
+            if let departure = segment.departureDate {
+                add(.travel(segment), day: clamp(dayNumber(departure, calendar)), key: departure.timeIntervalSince1970)
+                continue
+            }
+            let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
+            let day: Int
+            if let fromIndex {
+                day = clamp(dayNumber(trip.stops[fromIndex].departureDate, calendar))
+                searchFrom = fromIndex + 1
+            } else {
+                day = 0
+            }
+            let lastGame = timed[day].compactMap { if case .game(let game) = $0.entry { return game.startTime.timeIntervalSince1970 } else { return nil } }.max()
+            // Just after the day's last game (before games of unknown time), else at the start of the day.
+            add(.travel(segment), day: day, key: (lastGame ?? -.infinity).nextUp)
+        }
+
+        // Custom items by anchor; items sharing an anchor keep createdAt order, then id.
+        let sortedItems = items.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        var atStart = Array(repeating: [CustomItem](), count: dayCount)
+        var after: [String: [CustomItem]] = [:]   // "day|game:ID" or "day|travel:ID"
+        for item in sortedItems {
+            let day = item.anchorDay - 1
+            guard (0..<dayCount).contains(day) else {
+                unscheduled.append(.item(item))
+                warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)) is on day \(item.anchorDay), outside the trip's \(dayCount) days; listed under Unscheduled"))
+                continue
+            }
+            switch item.anchor {
+            case .startOfDay:
+                atStart[day].append(item)
+            case .afterGame(let id), .afterTravel(let id):
+                let isGame: Bool
+                if case .afterGame = item.anchor { isGame = true } else { isGame = false }
+                let present = timed[day].contains { entry in
+                    switch entry.entry {
+                    case .game(let game): return isGame && game.id == id
+                    case .unknownGame(let gameId): return isGame && gameId == id
+                    case .travel(let segment): return !isGame && segment.id == id
+                    case .item: return false
+                    }
+                }
+                if present {
+                    after["\(day)|\(isGame ? "game" : "travel"):\(id)", default: []].append(item)
+                } else {
+                    atStart[day].append(item)
+                    warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day"))
+                }
+            }
+        }
+
+        var days: [Day] = []
+        for index in 0..<dayCount {
+            var entries: [Entry] = atStart[index]
+                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                .map { .item($0) }
+            let ordered = timed[index].sorted { ($0.key, $0.order) < ($1.key, $1.order) }
+            for timedEntry in ordered {
+                entries.append(timedEntry.entry)
+                let key: String?
+                switch timedEntry.entry {
+                case .game(let game): key = "\(index)|game:\(game.id)"
+                case .unknownGame(let id): key = "\(index)|game:\(id)"
+                case .travel(let segment): key = "\(index)|travel:\(segment.id)"
+                case .item: key = nil
+                }
+                if let key, let items = after[key] { entries += items.map { .item($0) } }
+            }
+            let dayStart = startOfDay(firstDay + index, timeZone)
+            days.append(Day(number: index + 1, date: dayStart, cities: cities(on: firstDay + index, trip: trip, calendar: calendar),
+                            entries: entries))
+        }
+        // A day between stops (rare in exports) keeps the previous day's city.
+        for index in days.indices where days[index].cities.isEmpty && index > 0 {
+            days[index].cities = [days[index - 1].cities.last].compactMap { $0 }
+        }
+        return ItineraryTimeline(days: days, unscheduled: unscheduled, warnings: warnings)
+    }
+
+    /// Stops whose stay covers the day, in travel order (a travel day has two).
+    static func cities(on day: Int, trip: Trip, calendar: Calendar) -> [String] {
+        var cities: [String] = []
+        for stop in trip.stops {
+            let arrival = dayNumber(stop.arrivalDate, calendar), departure = dayNumber(stop.departureDate, calendar)
+            if arrival <= day && day <= max(arrival, departure) && cities.last != stop.city {
+                cities.append(stop.city)
+            }
+        }
+        return cities
+    }
+
+    /// Days since 1970-01-01 of the calendar date of `date` in the calendar's zone.
+    static func dayNumber(_ date: Date, _ calendar: Calendar) -> Int {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return daysFromCivil(year: parts.year!, month: parts.month!, day: parts.day!)
+    }
+
+    /// Midnight of a day number in `zone`.
+    static func startOfDay(_ day: Int, _ zone: TimeZone) -> Date {
+        let (year, month, dayOfMonth) = civilFromDays(day)
+        return ExportDateReader(timeZone: zone, numericDates: .reference)
+            .parse(String(format: "%04d-%02d-%02d", year, month, dayOfMonth))!
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A trip page to publish: an itinerary export at `/trips/ID/`, or a poll's trip at
+/// `/polls/CODE/trips/N/`.
+public struct PublishedItinerary: Sendable {
+    public enum Origin: Sendable {
+        case itinerary
+        case poll(title: String, path: String, number: Int, count: Int)
+    }
+
+    public let path: String
+    public let origin: Origin
+    public let trip: Trip
+    public let timeline: ItineraryTimeline
+    /// Catalog games of the trip, for its calendar file.
+    public let games: [Game]
+
+    public var calendarPath: String { path + "calendar.ics" }
+
+    /// Lays out every itinerary and every poll trip, reporting fallbacks as warnings.
+    public static func publishAll(exports: ExportSet, polls: [PublishedPoll], timeZone: TimeZone, log: DiagnosticLog) -> [PublishedItinerary] {
+        let catalog = gameCatalog(exports.games, log: log)
+        let itemsByTrip = Dictionary(grouping: exports.customItems, by: \.tripId)
+
+        var published: [PublishedItinerary] = []
+        var reported = Set<String>()
+        func publish(_ trip: Trip, path: String, origin: Origin, source: SourceRef) {
+            let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone)
+            for warning in timeline.warnings {
+                let diagnostic = (warning.source ?? source).diagnostic(.warning, warning.message)
+                // The same trip may appear in a poll and as an itinerary: warn once.
+                if reported.insert(diagnostic.description).inserted { log.add(diagnostic) }
+            }
+            let games = trip.stops.flatMap(\.games).compactMap { catalog[$0] }
+            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline, games: games))
+        }
+
+        var byId: [UUID: Itinerary] = [:]
+        for itinerary in exports.itineraries {
+            if let first = byId[itinerary.trip.id] {
+                log.add(itinerary.source.diagnostic(.error, field: "id",
+                    "trip id \(itinerary.trip.id.uuidString) is also used by \"\(first.trip.name)\" (\(first.source.file):\(first.source.line))"))
+                continue
+            }
+            byId[itinerary.trip.id] = itinerary
+            publish(itinerary.trip, path: itinerary.path, origin: .itinerary, source: itinerary.source)
+        }
+        for poll in polls {
+            for (index, trip) in poll.poll.trips.enumerated() {
+                publish(trip, path: "\(poll.path)trips/\(index + 1)/",
+                        origin: .poll(title: poll.poll.title, path: poll.path, number: index + 1, count: poll.poll.trips.count),
+                        source: poll.poll.source)
+            }
+        }
+
+        let knownTrips = Set(exports.itineraries.map(\.trip.id.uuidString) + polls.flatMap { $0.poll.trips.map(\.id.uuidString) })
+        for item in exports.customItems where !knownTrips.contains(item.tripId) {
+            log.add(item.source.diagnostic(.warning, field: "tripId", "item \"\(item.title)\" (\(item.id)) belongs to trip \(item.tripId), which no export holds; it is ignored"))
+        }
+        return published.sorted { $0.path < $1.path }
+    }
+
+    /// Games by id; the first definition wins, and a conflicting one is a warning.
+    static func gameCatalog(_ games: [Game], log: DiagnosticLog) -> [String: Game] {
+        var catalog: [String: Game] = [:]
+        for game in games {
+            if let first = catalog[game.id] {
+                if first.startTime != game.startTime || first.homeTeam != game.homeTeam || first.awayTeam != game.awayTeam {
+                    log.add(game.source.diagnostic(.warning, field: "id",
+                        "game \(game.id) is defined differently in \(first.source.file):\(first.source.line); that definition is used"))
+                }
+                continue
+            }
+            catalog[game.id] = game
+        }
+        return catalog
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+extension Convoy {
+    public var path: String { "convoys/\(id.value)/" }
+
+    /// "Chicago Union Station → Mars Cheese Castle → American Family Field"
+    public var routeLine: String {
+        let names = [origin.name] + checkpoints.map(\.place.name) + [destination?.name ?? "destination not set yet"]
+        return names.joined(separator: " → ")
+    }
+}
+
+/// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (SPEC §4.4).
+enum ConvoyPages {
+    static let templates = ["convoy"]
+
+    /// Convoys in the order the home page lists them: by title, then id.
+    static func sorted(_ convoys: [Convoy]) -> [Convoy] {
+        convoys.sorted { ($0.title.lowercased(), $0.id.value) < ($1.title.lowercased(), $1.id.value) }
+    }
+
+    static func file(for convoy: Convoy) -> PlannedFile {
+        PlannedFile(path: SiteLinks.file(for: convoy.path)) { kit in page(convoy, kit: kit) }
+    }
+
+    /// One row of the home page's convoy list.
+    static func homeRow(_ convoy: Convoy, kit: RenderKit) -> [String: Any] {
+        [
+            "title": convoy.title,
+            "href": kit.href(convoy.path, from: ""),
+            "status": convoy.status.label,
+            "statusClass": convoy.status.rawValue,
+            "vehicles": Formatting.count(convoy.vehicles.count, "vehicle"),
+            "route": convoy.routeLine,
+        ]
+    }
+
+    static func page(_ convoy: Convoy, kit: RenderKit) -> [UInt8] {
+        let description = "\(convoy.status.label) convoy: \(convoy.routeLine). \(Formatting.count(convoy.vehicles.count, "vehicle")), \(Formatting.count(convoy.participants.filter { $0.status != .declined }.count, "person", "people"))."
+        let meta = PageMeta(path: convoy.path, title: convoy.title, description: description)
+
+        // Keys differ between nesting levels on purpose: Mustache looks a missing key up in
+        // the enclosing context, so a stop without notes must not find the convoy's notes.
+        var context: [String: Any] = [
+            "title": convoy.title,
+            "status": convoy.status.label,
+            "statusClass": convoy.status.rawValue,
+            "routeLine": convoy.routeLine,
+            "stops": stops(convoy),
+            "vehicles": convoy.vehicles.map { vehicleCard($0, in: convoy) },
+            "vehicleCount": Formatting.count(convoy.vehicles.count, "vehicle"),
+            "roleGroups": roleGroups(convoy),
+            "updatedText": kit.format.dateTime(convoy.modifiedAt),
+            "updatedISO": Formatting.iso8601(convoy.modifiedAt),
+        ]
+        if let notes = convoy.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
+        if let route = convoy.route {
+            context["route"] = [
+                "distance": Formatting.miles(meters: route.distanceMeters),
+                "duration": Formatting.duration(seconds: route.durationSeconds),
+            ]
+        }
+        let needingSeats = convoy.peopleNeedingSeats
+        if !needingSeats.isEmpty {
+            context["needsSeat"] = [
+                "heading": "Still needs a seat (\(needingSeats.count))",
+                "people": needingSeats.map(personRow),
+            ] as [String: Any]
+        }
+        if convoy.status == .draft {
+            let items = convoy.readiness
+            let done = items.filter(\.isDone).count
+            context["checklist"] = [
+                "summary": done == items.count ? "Everything is in place: this draft is ready to go."
+                                               : "\(done) of \(items.count) done.",
+                "items": items.map { ["requirement": $0.requirement, "done": $0.isDone] as [String: Any] },
+            ] as [String: Any]
+        }
+        return kit.page("convoy", meta: meta, context: context)
+    }
+
+    /// Origin, checkpoints by `order`, destination.
+    static func stops(_ convoy: Convoy) -> [[String: Any]] {
+        func stop(_ kind: String, _ place: ConvoyPlace?, notes: String? = nil, missing: String? = nil) -> [String: Any] {
+            var row: [String: Any] = ["kind": kind]
+            if let place {
+                row["name"] = place.name
+                if let address = place.address { row["address"] = address }
+            } else if let missing {
+                row["missing"] = missing
+            }
+            if let notes { row["stopNotesHTML"] = MarkdownRenderer.html(notes) }
+            return row
+        }
+        var rows = [stop("Start", convoy.origin)]
+        for (index, checkpoint) in convoy.checkpoints.enumerated() {
+            rows.append(stop("Stop \(index + 1)", checkpoint.place, notes: checkpoint.notes))
+        }
+        rows.append(stop("Destination", convoy.destination, missing: "Not set yet"))
+        return rows
+    }
+
+    static func vehicleCard(_ vehicle: ConvoyVehicle, in convoy: Convoy) -> [String: Any] {
+        let used = vehicle.seatsUsed, capacity = vehicle.capacity
+        var seats = "\(used) of \(Formatting.count(capacity, "seat"))"
+        if vehicle.isOverCapacity { seats += " — over capacity" }
+        var card: [String: Any] = [
+            "label": vehicle.label,
+            "isLeader": vehicle.isLeader,
+            "isFull": vehicle.isFull,
+            "isOver": vehicle.isOverCapacity,
+            "seats": seats,
+            // A number we compute, never text from an export: safe in a style attribute.
+            "barWidth": String(format: "%.1f%%", min(Double(used) / Double(capacity), 1) * 100),
+            "driver": vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
+            "hasDriver": vehicle.driver != nil,
+            "passengers": vehicle.passengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
+        ]
+        let free = capacity - used
+        if free > 0 { card["freeSeats"] = "\(Formatting.count(free, "seat")) free" }
+        if let notes = vehicle.notes { card["vehicleNotesHTML"] = MarkdownRenderer.html(notes) }
+        return card
+    }
+
+    /// Owners, drivers, passengers, viewers — each group in the export's order.
+    static func roleGroups(_ convoy: Convoy) -> [[String: Any]] {
+        ConvoyParticipant.Role.allCases.compactMap { role in
+            let people = convoy.participants.filter { $0.role == role }
+            guard !people.isEmpty else { return nil }
+            let heading = role.rawValue.prefix(1).uppercased() + role.rawValue.dropFirst() + (people.count == 1 ? "" : "s")
+            return ["heading": "\(heading) (\(people.count))", "people": people.map(personRow)] as [String: Any]
+        }
+    }
+
+    static func personRow(_ person: ConvoyParticipant) -> [String: Any] {
+        ["name": person.displayName, "status": person.status.label, "statusClass": person.status.rawValue]
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// `/trips/ID/` and `/polls/CODE/trips/N/` with their `calendar.ics` (SPEC §4.3, §5).
+enum ItineraryPages {
+    static let templates = ["itinerary"]
+
+    static func files(for published: PublishedItinerary) -> [PlannedFile] {
+        [
+            PlannedFile(path: SiteLinks.file(for: published.path)) { kit in page(published, kit: kit) },
+            PlannedFile(path: published.calendarPath) { kit in
+                Array(CalendarFile.ics(trip: published.trip, games: published.games,
+                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.buildTime).utf8)
+            },
+        ]
+    }
+
+    static func page(_ published: PublishedItinerary, kit: RenderKit) -> [UInt8] {
+        let trip = published.trip, path = published.path, format = kit.format
+        let dates = format.dateRange(trip.preferences.startDate, trip.preferences.endDate)
+        let totals = [
+            Formatting.count(trip.totalGames, "game"),
+            Formatting.count(trip.distinctCities.count, "city", "cities"),
+            Formatting.miles(meters: trip.totalDistanceMeters),
+            "\(Formatting.duration(seconds: trip.totalDrivingSeconds)) driving",
+        ]
+        var meta = PageMeta(path: path, title: trip.name,
+                            description: "\(dates): \(trip.stops.map(\.city).joined(separator: " → ")). \(totals.joined(separator: ", ")).")
+        var context: [String: Any] = [
+            "name": trip.name,
+            "dates": dates,
+            "totals": totals,
+            "calendarHref": kit.href(published.calendarPath, from: path),
+            "days": published.timeline.days.map { day in dayContext(day, kit: kit) },
+            "unscheduled": published.timeline.unscheduled.map { entryContext($0, kit: kit) },
+            "hasUnscheduled": !published.timeline.unscheduled.isEmpty,
+        ]
+        if case .poll(let title, let pollPath, let number, let count) = published.origin {
+            context["poll"] = ["title": title, "href": kit.href(pollPath, from: path), "number": number, "count": count] as [String: Any]
+            meta.noindex = !kit.config.listPolls
+        } else {
+            context["eyebrow"] = "Itinerary"
+        }
+        if let notes = trip.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
+        if let picture = RoutePicture.make(stops: trip.stops) {
+            let route = trip.stops.map(\.city).joined(separator: " → ")
+            context["route"] = [
+                "width": Int(RoutePicture.width), "height": Int(RoutePicture.height),
+                "polyline": picture.polyline,
+                "title": "Route map of \(trip.name)",
+                "description": "Stops in order: \(route).",
+                "points": picture.points.map { point in
+                    [
+                        "number": point.number, "city": point.city,
+                        "x": String(format: "%.1f", point.x), "y": String(format: "%.1f", point.y),
+                        "labelX": String(format: "%.1f", point.labelOnLeft ? point.x - 15 : point.x + 15),
+                        "labelY": String(format: "%.1f", point.y + 5),
+                        "anchor": point.labelOnLeft ? "end" : "start",
+                    ] as [String: Any]
+                },
+            ] as [String: Any]
+        }
+        return kit.page("itinerary", meta: meta, context: context)
+    }
+
+    static func dayContext(_ day: ItineraryTimeline.Day, kit: RenderKit) -> [String: Any] {
+        [
+            "number": day.number,
+            "id": "day-\(day.number)",
+            "date": "\(kit.format.weekday(day.date)), \(kit.format.longDate(day.date))",
+            "cities": day.cities.joined(separator: " → "),
+            "entries": day.entries.map { entryContext($0, kit: kit) },
+            "isEmpty": day.entries.isEmpty,
+        ]
+    }
+
+    static func entryContext(_ entry: ItineraryTimeline.Entry, kit: RenderKit) -> [String: Any] {
+        switch entry {
+        case .game(let game):
+            let place = [game.venue, game.city].compactMap { $0 }.joined(separator: ", ")
+            return [
+                "kind": "game", "icon": "🏟️", "label": game.sport.isEmpty ? "Game" : game.sport.uppercased(),
+                "time": kit.format.time(game.startTime, in: game.timeZone),
+                "datetime": Formatting.iso8601(game.startTime),
+                "title": "\(game.awayTeam) at \(game.homeTeam)",
+                "detail": place,
+            ]
+        case .unknownGame(let id):
+            return ["kind": "game", "icon": "🏟️", "label": "Game", "title": id,
+                    "detail": "Game details are not in the catalog."]
+        case .travel(let segment):
+            var context: [String: Any] = [
+                "kind": "travel", "icon": "🚗", "label": "Drive",
+                "title": "\(segment.fromCity) → \(segment.toCity)",
+                "detail": "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))",
+            ]
+            if let departure = segment.departureDate {
+                context["time"] = kit.format.time(departure)
+                context["datetime"] = Formatting.iso8601(departure)
+            }
+            return context
+        case .item(let item):
+            var context: [String: Any] = [
+                "kind": "item item-\(item.category.rawValue)", "icon": item.category.icon, "label": item.category.label,
+                "title": item.title,
+            ]
+            if let notes = item.notes { context["entryNotesHTML"] = MarkdownRenderer.html(notes) }
+            return context
+        }
+    }
+}

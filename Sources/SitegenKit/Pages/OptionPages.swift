@@ -1,0 +1,172 @@
+import Foundation
+
+/// The grouped views of SPEC §4.2: `/options/SLUG/` and `/options/SLUG/VIEW/` for each
+/// option set, and `/polls/CODE/VIEW/` over each poll's trips.
+enum OptionPages {
+    static let templates = ["trip-views"]
+
+    /// A list of trips to publish in every view, and how its pages are addressed.
+    struct TripList: Sendable {
+        var title: String
+        /// Shown above the title: "Trip options", "Poll · share code X7K9M2".
+        var eyebrow: String
+        var trips: [Trip]
+        /// "options/july-2026/" or "polls/X7K9M2/"; views live below it.
+        var basePath: String
+        /// Option sets show their recommended view at `basePath` itself.
+        var recommendedAtBase: Bool
+        /// "Option" (its place in the planner's order) or "Trip" (its number in the poll).
+        var numberWord: String
+        /// What the input order is called and is: the planner's recommendation, or the poll's order.
+        var recommendedLabel: String
+        var recommendedSummary: String
+        /// The page of trip N (0-based position), when one is published.
+        var tripPaths: [String?]
+        var generatedAt: Date?
+        var back: (label: String, path: String)?
+        var noindex = false
+
+        func path(of view: TripView) -> String {
+            view == .recommended && recommendedAtBase ? basePath : basePath + view.rawValue + "/"
+        }
+
+        func label(of view: TripView) -> String {
+            view == .recommended ? recommendedLabel : view.label
+        }
+
+        func summary(of view: TripView) -> String {
+            view == .recommended ? recommendedSummary : view.summary
+        }
+    }
+
+    /// Every view of every option set and poll. `plannedPaths` are the files planned so
+    /// far: a poll trip links to its itinerary page only when that page is among them.
+    static func files(site: SiteModel, plannedPaths: Set<String>) -> [PlannedFile] {
+        var lists = site.optionSets.map(list(for:))
+        for published in site.polls {
+            lists.append(list(for: published, unlisted: !site.config.listPolls, plannedPaths: plannedPaths))
+        }
+        var files: [PlannedFile] = []
+        for list in lists {
+            if list.recommendedAtBase {
+                files.append(PlannedFile(path: SiteLinks.file(for: list.basePath)) { kit in
+                    page(list, view: .recommended, path: list.basePath, kit: kit)
+                })
+            }
+            for view in TripView.allCases {
+                let path = list.basePath + view.rawValue + "/"
+                files.append(PlannedFile(path: SiteLinks.file(for: path)) { kit in
+                    page(list, view: view, path: path, kit: kit)
+                })
+            }
+        }
+        return files
+    }
+
+    static func list(for set: TripOptionSet) -> TripList {
+        TripList(title: set.title, eyebrow: "Trip options", trips: set.trips, basePath: set.path,
+                 recommendedAtBase: true, numberWord: "Option",
+                 recommendedLabel: TripView.recommended.label, recommendedSummary: TripView.recommended.summary,
+                 // Option-set trips have no itinerary pages yet.
+                 tripPaths: Array(repeating: nil, count: set.trips.count), generatedAt: set.generatedAt)
+    }
+
+    static func list(for published: PublishedPoll, unlisted: Bool, plannedPaths: Set<String>) -> TripList {
+        let poll = published.poll
+        let tripPaths = poll.trips.indices.map { index -> String? in
+            let path = "\(published.path)trips/\(index + 1)/"
+            return plannedPaths.contains(SiteLinks.file(for: path)) ? path : nil
+        }
+        return TripList(title: poll.title, eyebrow: "Poll · share code \(poll.shareCode.value)", trips: poll.trips,
+                        basePath: published.path, recommendedAtBase: false, numberWord: "Trip",
+                        recommendedLabel: pollOrderLabel, recommendedSummary: "In the poll's order, trip 1 first.", tripPaths: tripPaths,
+                        generatedAt: nil, back: ("Back to the poll results", published.path), noindex: unlisted)
+    }
+
+    // MARK: The page
+
+    static func page(_ list: TripList, view: TripView, path: String, kit: RenderKit) -> [UInt8] {
+        let title = view == .recommended && list.recommendedAtBase ? list.title : "\(list.title): \(list.label(of: view).lowercased())"
+        let summary = list.summary(of: view)
+        var meta = PageMeta(path: path, title: title,
+                            description: "\(Formatting.count(list.trips.count, "trip")) in \(list.title). \(summary)")
+        meta.noindex = list.noindex
+
+        let groups: [[String: Any]] = view.groups(of: list.trips).map { group in
+            var row: [String: Any] = [
+                "trips": group.positions.map { card(list, position: $0, from: path, kit: kit) },
+            ]
+            if let title = group.title, let anchor = group.anchor {
+                row["section"] = ["title": title, "anchor": anchor]
+            }
+            return row
+        }
+        var context: [String: Any] = [
+            "title": list.title,
+            "eyebrow": list.eyebrow,
+            "viewLabel": list.label(of: view),
+            "summary": summary,
+            "tripCount": Formatting.count(list.trips.count, "trip"),
+            "tabs": TripView.allCases.map { tab in
+                ["label": list.label(of: tab), "href": kit.href(list.path(of: tab), from: path), "current": tab == view] as [String: Any]
+            },
+            "groups": groups,
+            "hasTrips": !list.trips.isEmpty,
+            "hasSections": groups.contains { $0["section"] != nil },
+            // The fact a view orders by is highlighted on every card.
+            "keyCities": view == .mostCities,
+            "keyGames": view == .mostGames || view == .leastGames,
+            "keyMiles": view == .mostMiles || view == .leastMiles,
+            "keyEfficiency": view == .bestEfficiency,
+        ]
+        if let generatedAt = list.generatedAt {
+            context["generated"] = ["text": kit.format.dateTime(generatedAt), "iso": Formatting.iso8601(generatedAt)]
+        }
+        if let back = list.back {
+            context["back"] = ["label": back.label, "href": kit.href(back.path, from: path)]
+        }
+        return kit.page("trip-views", meta: meta, context: context)
+    }
+
+    /// The shared trip card (`PollPages.tripCard`), plus its label and miles per game.
+    static func card(_ list: TripList, position: Int, from path: String, kit: RenderKit) -> [String: Any] {
+        let trip = list.trips[position]
+        var card = PollPages.tripCard(trip, number: position + 1,
+                                      href: list.tripPaths[position].map { kit.href($0, from: path) }, kit: kit)
+        card["numberLabel"] = "\(list.numberWord) \(position + 1)"
+        if trip.totalGames > 0 {
+            card["milesPerGame"] = Formatting.miles(meters: trip.totalDistanceMeters / Double(trip.totalGames)) + " per game"
+        }
+        return card
+    }
+
+    // MARK: Links from other pages
+
+    /// A poll's trips are in the organiser's order, which nobody recommended.
+    static let pollOrderLabel = "Poll order"
+
+    /// "Browse these trips by: …" on the poll page.
+    static func viewLinks(for published: PublishedPoll, kit: RenderKit) -> [[String: Any]] {
+        TripView.allCases.map { view in
+            ["label": view == .recommended ? pollOrderLabel : view.label,
+             "href": kit.href(published.path + view.rawValue + "/", from: published.path)] as [String: Any]
+        }
+    }
+
+    /// The home page's "Trip options" section, by title; nil when there are none.
+    static func homeSection(site: SiteModel, kit: RenderKit) -> [String: Any]? {
+        guard !site.optionSets.isEmpty else { return nil }
+        let sets = site.optionSets.sorted {
+            ($0.title.lowercased(), $0.slug) < ($1.title.lowercased(), $1.slug)
+        }
+        return ["items": sets.map { set in
+            var row: [String: Any] = [
+                "title": set.title,
+                "href": kit.href(set.path, from: ""),
+                "trips": Formatting.count(set.trips.count, "trip"),
+            ]
+            if let generatedAt = set.generatedAt { row["generated"] = kit.format.longDate(generatedAt) }
+            return row
+        }]
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// The seven categories of SPEC §4.5, in the order the tips page shows them.
+public enum TipCategory: String, Sendable, CaseIterable {
+    case scheduleTiming = "schedule-timing"
+    case drivingRoutes = "driving-routes"
+    case stadiums
+    case budget
+    case multiSport = "multi-sport"
+    case regional
+    case gameDay = "game-day"
+
+    public var title: String {
+        switch self {
+        case .scheduleTiming: return "Schedule timing"
+        case .drivingRoutes: return "Driving and routes"
+        case .stadiums: return "Stadiums"
+        case .budget: return "Budget"
+        case .multiSport: return "Multi-sport strategy"
+        case .regional: return "Regional"
+        case .gameDay: return "Game day"
+        }
+    }
+
+    /// Emoji stand in for the app's SF Symbols, which browsers do not have; every tip and
+    /// category uses one, always marked decorative next to its text.
+    public var icon: String {
+        switch self {
+        case .scheduleTiming: return "🗓️"
+        case .drivingRoutes: return "🚗"
+        case .stadiums: return "🏟️"
+        case .budget: return "💵"
+        case .multiSport: return "🏅"
+        case .regional: return "🗺️"
+        case .gameDay: return "🎟️"
+        }
+    }
+}
+
+public struct Tip: Sendable, Equatable {
+    public var id: String
+    public var category: TipCategory
+    public var icon: String
+    public var title: String
+    public var subtitle: String
+}
+
+/// The planning tips: the built-in catalog (Resources/tips.json, compiled into the binary)
+/// or a site's replacement (`tips.file`), validated with positioned errors.
+public struct TipCatalog: Sendable, Equatable {
+    public let tips: [Tip]
+
+    public static let maxTips = 10_000
+
+    public static func builtIn() -> TipCatalog {
+        let log = DiagnosticLog()
+        guard let catalog = parse(PackageResources.tips_json, file: "tips.json (built in)", log: log), !log.hasErrors else {
+            preconditionFailure("the built-in tip catalog is invalid: \(log.all.map(\.description))")
+        }
+        return catalog
+    }
+
+    public static func load(_ url: URL, log: DiagnosticLog) -> TipCatalog? {
+        let shown = displayPath(url)
+        guard let data = try? Data(contentsOf: url) else {
+            log.error(shown, "cannot read the tips file")
+            return nil
+        }
+        guard data.count <= ExportLoader.maxFileBytes else {
+            log.error(shown, "file is \(data.count) bytes; the limit is \(ExportLoader.maxFileBytes) bytes")
+            return nil
+        }
+        return parse([UInt8](data), file: shown, log: log)
+    }
+
+    /// A JSON array of `{id?, category, icon, title, subtitle}`. Reports every bad tip.
+    public static func parse(_ bytes: [UInt8], file: String, log: DiagnosticLog) -> TipCatalog? {
+        let lines = LineIndex(bytes)
+        func report(_ error: FieldError) {
+            let at = lines.position(of: error.offset)
+            log.add(Diagnostic(.error, file: file, line: at.line, column: at.column, field: error.path.description, message: error.message))
+        }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            let at = lines.position(of: error.offset)
+            log.add(Diagnostic(.error, file: file, line: at.line, column: at.column, message: "not valid JSON: \(error.message)"))
+            return nil
+        }
+        let elements: [JSONField]
+        do throws(FieldError) {
+            elements = try JSONField(root).elements()
+        } catch {
+            report(FieldError(path: .root, offset: 0, message: "expected an array of tips"))
+            return nil
+        }
+        if elements.isEmpty { report(FieldError(path: .root, offset: root.offset, message: "the tips file holds no tips")) }
+        if elements.count > maxTips { report(FieldError(path: .root, offset: root.offset, message: "more than \(maxTips) tips")) }
+
+        var tips: [Tip] = []
+        var seenTitles: [String: Int] = [:]
+        var seenIds: [String: Int] = [:]
+        for element in elements {
+            do throws(FieldError) {
+                let fields = try element.object()
+                let categoryField = try fields.required("category")
+                let categoryName = try categoryField.string()
+                guard let category = TipCategory(rawValue: categoryName) else {
+                    throw categoryField.error("unknown category \"\(categoryName)\"; expected one of: \(TipCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                let titleField = try fields.required("title")
+                let title = try titleField.text()
+                let subtitle = try fields.required("subtitle").text()
+                let icon = try fields.required("icon").text()
+                for (name, value, limit) in [("title", title, 120), ("subtitle", subtitle, 300), ("icon", icon, 32)] where value.utf8.count > limit {
+                    throw try fields.required(name).error("is \(value.utf8.count) bytes long; the limit is \(limit)")
+                }
+                let id = try fields.optional("id")?.text() ?? slug(title)
+                let normalised = title.lowercased().filter { $0.isLetter || $0.isNumber }
+                if let first = seenTitles[normalised] {
+                    throw titleField.error("duplicate tip: the same title as tip [\(first)]")
+                }
+                if let first = seenIds[id] {
+                    throw (fields.optional("id") ?? titleField).error("duplicate tip id \"\(id)\": also used by tip [\(first)]")
+                }
+                let index = tips.count
+                seenTitles[normalised] = index
+                seenIds[id] = index
+                tips.append(Tip(id: id, category: category, icon: icon, title: title, subtitle: subtitle))
+            } catch {
+                report(error)
+            }
+        }
+        return TipCatalog(tips: tips)
+    }
+
+    /// "Expect day games on getaway days" → "expect-day-games-on-getaway-days"
+    static func slug(_ text: String) -> String {
+        var slug = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, !slug.hasSuffix("-") {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return String(slug.prefix(60))
+    }
+
+    public func tips(in category: TipCategory) -> [Tip] {
+        tips.filter { $0.category == category }
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+/// A site holding only convoy exports, built with the repository's templates.
+struct ConvoySite {
+    let site: TemporarySite
+    let log: DiagnosticLog
+    let failure: BuildFailure?
+
+    init(convoys: [String: String]) throws {
+        site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: Convoy Test\ntimeZone: America/Chicago\n")
+        for (name, json) in convoys { try site.write("Data/convoys/\(name)", json) }
+        log = DiagnosticLog()
+        do {
+            _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+            failure = nil
+        } catch {
+            failure = error
+        }
+    }
+
+    /// Where ConvoyExample's page is written.
+    static let examplePage = "convoys/B5CA4696-6BF2-40BF-A868-B5C5B2AE78D0/index.html"
+
+    init(example: ConvoyExample) throws {
+        try self.init(convoys: ["convoy.json": example.json])
+    }
+
+    func page(_ path: String) throws -> String {
+        try site.read("Output/\(path)")
+    }
+
+    /// The diagnostics as printed, with the temporary folder shown as `SITE`.
+    var diagnostics: [String] {
+        log.all.map { $0.description.replacingOccurrences(of: site.root.path, with: "SITE") }
+    }
+}
+
+@Suite("Convoy pages (SPEC §4.4, §5)")
+struct ConvoyPageTests {
+    static let privateFixture = Repository.fixtures.appendingPathComponent("convoys/private-ids.json")
+
+    @Test("Each status gets its badge, in words", arguments: ConvoyStatus.allCases)
+    func statusBadge(status: ConvoyStatus) throws {
+        var example = ConvoyExample()
+        example["status"] = status.rawValue
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<span class=\"status-badge status-\(status.rawValue)\">\(status.label)</span>"))
+        // Only a draft shows the readiness checklist.
+        #expect(page.contains("<h2 id=\"readiness-heading\">Ready to go?</h2>") == (status == .draft))
+        let home = try built.page("index.html")
+        #expect(home.contains("<a href=\"convoys/B5CA4696-6BF2-40BF-A868-B5C5B2AE78D0/\">Cubs at Brewers</a>"))
+        #expect(home.contains("<span class=\"status-badge status-\(status.rawValue)\">\(status.label)</span> · 1 vehicle"))
+    }
+
+    @Test("The route: origin, checkpoints by order, destination, distance and duration")
+    func route() throws {
+        let page = try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)
+        #expect(page.contains("<p class=\"convoy-route\">Union Station → Wrigley Field → Cheese Castle → American Family Field</p>"))
+        #expect(page.contains("<li>106 mi</li><li>1 h 44 min driving</li>"))
+        #expect(!page.contains("Route not computed yet."))
+        let kinds = page.components(separatedBy: "<span class=\"stop-kind\">").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(kinds == ["Start", "Stop 1", "Stop 2", "Destination"])
+        #expect(page.contains("<div class=\"prose small\"><p>Twenty minutes.</p>\n</div>"))
+        #expect(page.contains("<div class=\"prose\"><p>Wheels up at <em>2 PM</em>.</p>\n</div>"))
+    }
+
+    @Test("A draft with no destination, checkpoint, route or driver: each item shows \"Not yet\" in words")
+    func draftChecklist() throws {
+        var example = ConvoyExample()
+        example["destination"] = NSNull()
+        example["checkpoints"] = [Any]()
+        example["route"] = NSNull()
+        example["vehicles"] = [["id": "v", "label": "Rental van", "capacity": 15, "passengerIds": ["p-alex"]]]
+        example["leaderVehicleId"] = NSNull()
+        let built = try ConvoySite(example: example)
+        #expect(built.diagnostics == [])
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<p>0 of 4 done.</p>"))
+        for requirement in ["Destination set", "At least one checkpoint", "Route computed", "At least one vehicle with a driver"] {
+            #expect(page.contains("<li class=\"is-missing\"><span class=\"check-requirement\">\(requirement)</span> <span class=\"check-state\"><span aria-hidden=\"true\">✗ </span>Not yet</span></li>"))
+        }
+        #expect(page.contains("<p class=\"convoy-route\">Union Station → destination not set yet</p>"))
+        #expect(page.contains("<span class=\"stop-name muted\">Not set yet</span>"))
+        #expect(page.contains("<p class=\"callout\">Route not computed yet.</p>"))
+        #expect(page.contains("<dd class=\"muted\">No driver yet</dd>"))
+        #expect(page.contains("<p class=\"seats\">1 of 15 seats · 14 seats free</p>"))
+    }
+
+    @Test("A complete draft ticks every item with \"Done\"")
+    func completeDraft() throws {
+        let page = try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)
+        #expect(page.contains("<p>Everything is in place: this draft is ready to go.</p>"))
+        #expect(page.contains("<li class=\"is-done\"><span class=\"check-requirement\">Route computed</span> <span class=\"check-state\"><span aria-hidden=\"true\">✓ </span>Done</span></li>"))
+        #expect(!page.contains("Not yet"))
+    }
+
+    @Test("A missing destination outside a draft is a positioned warning, and the page says so")
+    func missingDestination() throws {
+        var example = ConvoyExample()
+        example["status"] = "active"
+        example["destination"] = NSNull()
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/convoy.json:1:1: warning: destination: a convoy that is active has no destination; the page shows \"Destination not set yet\"",
+        ])
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<span class=\"stop-kind\">Destination</span>\n        <span class=\"stop-name muted\">Not set yet</span>"))
+    }
+
+    @Test("A full vehicle says \"Full\" and shows the seats in words; the leader is marked")
+    func fullVehicle() throws {
+        var example = ConvoyExample()
+        example.changeVehicle { $0["capacity"] = 3 }
+        let page = try ConvoySite(example: example).page(ConvoySite.examplePage)
+        #expect(page.contains("<li class=\"card vehicle is-full\">"))
+        #expect(page.contains("<h3 class=\"card-title\">Maya&#39;s Odyssey <span class=\"chip chip-leader\">Leader</span> <span class=\"chip chip-full\">Full</span></h3>"))
+        #expect(page.contains("<div class=\"bar seat-bar\" aria-hidden=\"true\"><span style=\"width: 100.0%\"></span></div>"))
+        #expect(page.contains("<p class=\"seats\">3 of 3 seats</p>"))
+        #expect(page.contains("<dt>Driver</dt>\n          <dd>Maya R.</dd>"))
+        #expect(page.contains("<dd>Alex K.</dd>") && page.contains("<dd>Bea L.</dd>"))
+    }
+
+    @Test("An over-capacity vehicle is shown as such and warned about at the vehicle, by label")
+    func overCapacity() throws {
+        var example = ConvoyExample()
+        example.changeVehicle { $0["capacity"] = 2 }
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        let line = example.line(of: "\"capacity\" : 2") - 1   // the vehicle's "{" is on the line before
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/convoy.json:\(line):5: warning: vehicles[0]: vehicle \"Maya's Odyssey\" is over capacity: 3 people for 2 seats",
+        ])
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<li class=\"card vehicle is-over\">"))
+        #expect(page.contains("<p class=\"seats\">3 of 2 seats — over capacity</p>"))
+        #expect(page.contains("<span style=\"width: 100.0%\"></span>"))
+        #expect(!page.contains("chip-full"))
+    }
+
+    @Test("Participants by role with their status; the unseated who are coming still need a seat")
+    func participants() throws {
+        var example = ConvoyExample()
+        var people = example["participants"] as! [[String: Any]]
+        people.append(["id": "p-riley", "displayName": "Riley B.", "role": "passenger", "status": "joined"])
+        people.append(["id": "p-joe", "displayName": "Grandpa Joe", "role": "viewer", "status": "joined"])
+        people.append(["id": "p-chris", "displayName": "Chris N.", "role": "passenger", "status": "declined"])
+        example["participants"] = people
+        let page = try ConvoySite(example: example).page(ConvoySite.examplePage)
+        let needsSeat = try #require(page.components(separatedBy: "<div class=\"callout needs-seat\">").dropFirst().first?
+            .components(separatedBy: "</div>").first)
+        #expect(needsSeat.contains("<h3>Still needs a seat (1)</h3>"))
+        #expect(needsSeat.contains("<li><span class=\"person-name\">Riley B.</span> <span class=\"person-status status-joined\">Joined</span></li>"))
+        #expect(!needsSeat.contains("Grandpa Joe") && !needsSeat.contains("Chris N."))
+        let headings = page.components(separatedBy: "<div class=\"role-group\">\n        <h3>").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(headings == ["Owner (1)", "Passengers (4)", "Viewer (1)"])
+        #expect(page.contains("<span class=\"person-name\">Bea L.</span> <span class=\"person-status status-invited\">Invited</span>"))
+        #expect(page.contains("<span class=\"person-name\">Chris N.</span> <span class=\"person-status status-declined\">Declined</span>"))
+    }
+
+    @Test("An unknown driver id is a clear warning, not a crash; the page says \"Unknown driver\", never the id")
+    func unknownDriver() throws {
+        var example = ConvoyExample()
+        example.changeVehicle { vehicle in
+            vehicle["driverId"] = "p-nobody-7731"
+            vehicle["passengerIds"] = ["p-alex", "p-ghost-4410"]
+        }
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        let line = example.line(of: "\"capacity\" : 4") - 1
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/convoy.json:\(line):5: warning: vehicles[0].driverId: vehicle \"Maya's Odyssey\": the driver matches no participant; the page shows \"Unknown driver\"",
+            "SITE/Data/convoys/convoy.json:\(line):5: warning: vehicles[0].passengerIds[1]: vehicle \"Maya's Odyssey\": a passenger matches no participant; the page shows \"Unknown passenger\"",
+        ])
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<dt>Driver</dt>\n          <dd>Unknown driver</dd>"))
+        #expect(page.contains("<dd>Unknown passenger</dd>"))
+        #expect(!page.contains("p-nobody-7731") && !page.contains("p-ghost-4410"))
+        // Maya and Bea are in no vehicle now, so they still need a seat.
+        #expect(page.contains("<h3>Still needs a seat (2)</h3>"))
+    }
+
+    @Test("An unsafe id is an error at its line and column, and nothing is built")
+    func unsafeId() throws {
+        let built = try ConvoySite(convoys: ["bad.json": "[\n  {\"id\": \"../escape\", \"title\": \"X\"}\n]\n"])
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/bad.json:2:10: error: [0].id: convoy id \"../escape\" must be a UUID or 1 to 64 characters from A-Z, a-z, 0-9, _ and - (it becomes a URL path segment)",
+        ])
+        guard case .inputErrors(count: 1) = built.failure else {
+            Issue.record("expected one input error, got \(String(describing: built.failure))")
+            return
+        }
+    }
+
+    @Test("Two convoys with the same id (ignoring case) are an error naming the first")
+    func clashingIds() throws {
+        var first = ConvoyExample(), second = ConvoyExample()
+        first["id"] = "lake-trip"
+        second["id"] = "LAKE-TRIP"
+        second["title"] = "Second"
+        let built = try ConvoySite(convoys: ["a.json": first.json, "b.json": second.json])
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/b.json:1:1: error: id: convoy id LAKE-TRIP is also used by \"Cubs at Brewers\" (SITE/Data/convoys/a.json:1)",
+        ])
+    }
+
+    @Test("No participant, driver or passenger id, and nothing from the invitations, appears in any output file")
+    func privacy() throws {
+        let json = try String(contentsOf: Self.privateFixture, encoding: .utf8)
+        let built = try ConvoySite(convoys: ["private-ids.json": json])
+        #expect(built.failure == nil)
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/private-ids.json:14:7: warning: [0].vehicles[0].passengerIds[1]: vehicle \"Blue Wagon\": a passenger matches no participant; the page shows \"Unknown passenger\"",
+            "SITE/Data/convoys/private-ids.json:22:7: warning: [0].vehicles[1].driverId: vehicle \"Red Coupe\": the driver matches no participant; the page shows \"Unknown driver\"",
+        ])
+        let secrets = try Self.privateValues(in: Data(json.utf8))
+        #expect(secrets.count == 20)
+        let tree = try fileTree(built.site.root.appendingPathComponent("Output"))
+        #expect(tree.keys.contains("convoys/road-trip_2026/index.html"))
+        for (path, data) in tree.sorted(by: { $0.key < $1.key }) {
+            let text = String(decoding: data, as: UTF8.self)
+            for secret in secrets {
+                #expect(!text.localizedCaseInsensitiveContains(secret), "\(path) contains the private value \(secret)")
+            }
+        }
+        // What may be published is: names, escaped, and the convoy's own text.
+        let page = try built.page("convoys/road-trip_2026/index.html")
+        #expect(page.contains("<h1>Lakefront &lt;Convoy&gt; &amp; Friends</h1>"))
+        #expect(page.contains("<dd>Ada &lt;b&gt;L.&lt;/b&gt;</dd>"))
+        #expect(!page.contains("<script>alert"))
+        #expect(!page.contains("javascript:"))
+    }
+
+    @Test("The sample convoys build: one warning for the over-full car, and no private value in any file")
+    func sampleConvoys() throws {
+        let folder = Repository.root.appendingPathComponent("Data/convoys")
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".json") {
+            files[name] = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        }
+        let built = try ConvoySite(convoys: files)
+        #expect(built.failure == nil)
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/cubs-at-brewers.json:70:5: warning: vehicles[1]: vehicle \"Dev's Civic\" is over capacity: 6 people for 5 seats",
+        ])
+        let active = try built.page("convoys/8E3BA71E-1FA6-4F42-9555-FEFE2B681DF2/index.html")
+        #expect(active.contains("<p class=\"convoy-route\">Chicago Union Station → Wrigley Field (pick-up) → Mars Cheese Castle → Milwaukee Public Market → American Family Field</p>"))
+        #expect(active.contains("<p class=\"seats\">4 of 4 seats</p>"))
+        #expect(active.contains("<p class=\"seats\">6 of 5 seats — over capacity</p>"))
+        #expect(active.contains("<p class=\"seats\">2 of 5 seats · 3 seats free</p>"))
+        #expect(active.contains("<h3>Still needs a seat (1)</h3>\n      <ul class=\"people-list\">\n        <li><span class=\"person-name\">Riley B.</span>"))
+        let draft = try built.page(ConvoySite.examplePage)
+        #expect(draft.contains("<p>0 of 4 done.</p>"))
+        for (path, data) in try fileTree(built.site.root.appendingPathComponent("Output")) {
+            #expect(!String(decoding: data, as: UTF8.self).contains("_priv_"), "\(path) leaks a private value")
+        }
+    }
+
+    /// Every value the export marks as private: participant, driver and passenger ids, every
+    /// string and number inside `invitations`, and the vehicle and checkpoint ids (published nowhere either).
+    static func privateValues(in data: Data) throws -> [String] {
+        var values: [String] = []
+        func collect(_ value: Any) {
+            switch value {
+            case let text as String: values.append(text)
+            case let number as NSNumber: values.append(number.stringValue)
+            case let array as [Any]: array.forEach(collect)
+            case let object as [String: Any]: object.keys.sorted().forEach { collect(object[$0]!) }
+            default: break
+            }
+        }
+        for convoy in try JSONSerialization.jsonObject(with: data) as! [[String: Any]] {
+            collect(convoy["invitations"] ?? [])
+            for person in convoy["participants"] as! [[String: Any]] { collect(person["id"]!) }
+            for vehicle in convoy["vehicles"] as! [[String: Any]] {
+                collect(vehicle["id"]!)
+                collect(vehicle["driverId"] ?? [])
+                collect(vehicle["passengerIds"] ?? [])
+            }
+            for checkpoint in convoy["checkpoints"] as! [[String: Any]] { collect(checkpoint["id"]!) }
+        }
+        return Array(Set(values)).sorted()
+    }
+}

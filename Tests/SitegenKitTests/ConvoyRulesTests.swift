@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Convoy rules: seats, who needs a seat, readiness, warnings (SPEC §4.4)")
+struct ConvoyRulesTests {
+    static var people: [[String: Any]] { [
+        ["id": "p-owner", "displayName": "Olive", "role": "owner", "status": "joined"],
+        ["id": "p-driver", "displayName": "Dan", "role": "driver", "status": "joined"],
+        ["id": "p-rider", "displayName": "Rosa", "role": "passenger", "status": "invited"],
+        ["id": "p-walker", "displayName": "Wes", "role": "passenger", "status": "joined"],
+        ["id": "p-watcher", "displayName": "Vi", "role": "viewer", "status": "joined"],
+        ["id": "p-declined", "displayName": "Del", "role": "passenger", "status": "declined"],
+    ] }
+
+    func convoy(vehicles: [[String: Any]], status: String = "active") throws -> Convoy {
+        var example = ConvoyExample()
+        example["status"] = status
+        example["participants"] = Self.people
+        example["vehicles"] = vehicles
+        example["leaderVehicleId"] = nil
+        return try example.decoded()
+    }
+
+    struct SeatCase: Sendable, CustomTestStringConvertible {
+        let driver: String?
+        let passengers: Int
+        let capacity: Int
+        let full: Bool
+        let over: Bool
+        var testDescription: String { "\(driver == nil ? "no driver" : "driver") + \(passengers) in \(capacity) seats" }
+    }
+
+    @Test("Seats used count the driver; full is exactly at capacity; over capacity is above it", arguments: [
+        SeatCase(driver: nil, passengers: 0, capacity: 2, full: false, over: false),
+        SeatCase(driver: "p-driver", passengers: 1, capacity: 3, full: false, over: false),
+        SeatCase(driver: "p-driver", passengers: 2, capacity: 3, full: true, over: false),
+        SeatCase(driver: "p-driver", passengers: 3, capacity: 3, full: false, over: true),
+        SeatCase(driver: nil, passengers: 2, capacity: 2, full: true, over: false),
+    ])
+    func seats(example: SeatCase) throws {
+        var vehicle: [String: Any] = ["id": "v", "label": "Car", "capacity": example.capacity,
+                                      "passengerIds": Array(["p-owner", "p-rider", "p-walker"].prefix(example.passengers))]
+        if let driver = example.driver { vehicle["driverId"] = driver }
+        let decoded = try convoy(vehicles: [vehicle]).vehicles[0]
+        #expect(decoded.seatsUsed == example.passengers + (example.driver == nil ? 0 : 1))
+        #expect(decoded.isFull == example.full)
+        #expect(decoded.isOverCapacity == example.over)
+    }
+
+    @Test("Still needs a seat: in no vehicle, not declined, not a viewer")
+    func peopleNeedingSeats() throws {
+        let convoy = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-driver", "capacity": 4, "passengerIds": ["p-rider"]]])
+        #expect(convoy.peopleNeedingSeats.map(\.displayName) == ["Olive", "Wes"])
+    }
+
+    @Test("The checklist of a complete draft is all done")
+    func readyDraft() throws {
+        let convoy = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-driver", "capacity": 4]], status: "draft")
+        #expect(convoy.readiness == [
+            ReadinessItem(requirement: "Destination set", isDone: true),
+            ReadinessItem(requirement: "At least one checkpoint", isDone: true),
+            ReadinessItem(requirement: "Route computed", isDone: true),
+            ReadinessItem(requirement: "At least one vehicle with a driver", isDone: true),
+        ])
+    }
+
+    @Test("Each checklist item is ticked off only by its own requirement", arguments: [
+        ("destination", "Destination set"),
+        ("checkpoints", "At least one checkpoint"),
+        ("route", "Route computed"),
+        ("driver", "At least one vehicle with a driver"),
+    ])
+    func checklistItem(missing: String, requirement: String) throws {
+        var example = ConvoyExample()
+        example["participants"] = Self.people
+        example["leaderVehicleId"] = nil
+        example["vehicles"] = [["id": "v", "label": "Car", "driverId": "p-driver", "capacity": 4]]
+        switch missing {
+        case "destination": example["destination"] = NSNull()
+        case "checkpoints": example["checkpoints"] = [Any]()
+        case "route": example["route"] = NSNull()
+        default: example["vehicles"] = [["id": "v", "label": "Car", "capacity": 4, "passengerIds": ["p-rider"]]]
+        }
+        let items = try example.decoded().readiness
+        #expect(items.filter { !$0.isDone }.map(\.requirement) == [requirement])
+    }
+
+    @Test("A driver id that matches nobody does not count as a driver for readiness")
+    func unknownDriverIsNoDriver() throws {
+        let convoy = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-ghost", "capacity": 4]], status: "draft")
+        #expect(convoy.readiness.last == ReadinessItem(requirement: "At least one vehicle with a driver", isDone: false))
+        #expect(convoy.vehicles[0].seatsUsed == 1)
+    }
+
+    @Test("Warnings: over capacity, unknown driver and passenger (at the vehicle, naming it), unmatched leader, no destination outside a draft")
+    func warnings() throws {
+        var example = ConvoyExample()
+        example["status"] = "ready"
+        example["destination"] = NSNull()
+        example["participants"] = Self.people
+        example["vehicles"] = [
+            ["id": "v1", "label": "Tiny", "driverId": "p-driver", "capacity": 2, "passengerIds": ["p-rider", "p-walker"]],
+            ["id": "v2", "label": "Van", "driverId": "p-ghost", "capacity": 5, "passengerIds": ["p-owner", "p-spook"]],
+        ]
+        example["leaderVehicleId"] = "v9"
+        // Each vehicle's "{" is on the line before its first key, "capacity".
+        let tiny = example.line(of: "\"capacity\" : 2") - 1, van = example.line(of: "\"capacity\" : 5") - 1
+        let leader = example.line(of: "\"leaderVehicleId\"")
+        #expect(try example.decoded().warnings.map(\.description) == [
+            "Data/convoys/c.json:1:1: warning: destination: a convoy that is ready has no destination; the page shows \"Destination not set yet\"",
+            "Data/convoys/c.json:\(tiny):5: warning: vehicles[0]: vehicle \"Tiny\" is over capacity: 3 people for 2 seats",
+            "Data/convoys/c.json:\(van):5: warning: vehicles[1].driverId: vehicle \"Van\": the driver matches no participant; the page shows \"Unknown driver\"",
+            "Data/convoys/c.json:\(van):5: warning: vehicles[1].passengerIds[1]: vehicle \"Van\": a passenger matches no participant; the page shows \"Unknown passenger\"",
+            "Data/convoys/c.json:\(leader):23: warning: leaderVehicleId: leaderVehicleId matches no vehicle; no vehicle is marked as the leader",
+        ])
+    }
+
+    @Test("A draft without a destination is not warned about: that is what drafts are for")
+    func draftWithoutDestination() throws {
+        var example = ConvoyExample()
+        example["destination"] = NSNull()
+        #expect(try example.decoded().warnings == [])
+    }
+}

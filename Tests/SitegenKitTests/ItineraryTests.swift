@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+/// A three-day trip Chicago (days 1–2) → Milwaukee (days 2–3), built in code.
+enum ItinerarySample {
+    static let chicago = TimeZone(identifier: "America/Chicago")!
+    static let reader = ExportDateReader(timeZone: chicago, numericDates: .reference)
+    static func date(_ text: String) -> Date { reader.parse(text)! }
+    static let source = SourceRef(file: "items.json", line: 7, column: 3)
+
+    static func game(_ id: String, _ start: String, zone: String? = "America/Chicago", away: String = "STL", home: String = "CHC") -> Game {
+        Game(id: id, sport: "mlb", awayTeam: away, homeTeam: home, startTime: date(start), venue: "Wrigley Field", city: "Chicago",
+             timeZone: zone.map { TimeZone(identifier: $0)! }, source: SourceRef(file: "games.json", line: 1, column: 1))
+    }
+
+    static let segmentId = "AAAAAAAA-0000-0000-0000-000000000001"
+
+    static func trip(segmentDeparture: String? = nil, day1: [String] = ["g1"], day3: [String] = ["g2"]) -> Trip {
+        Trip(id: UUID(uuidString: "11111111-1111-1111-1111-111111111111")!, name: "Lakefront",
+             preferences: TripPreferences(startDate: date("2026-06-12"), endDate: date("2026-06-14"), sports: ["mlb"]),
+             stops: [
+                Stop(city: "Chicago", state: "IL", latitude: 41.95, longitude: -87.66, arrivalDate: date("2026-06-12"),
+                     departureDate: date("2026-06-13"), games: day1),
+                Stop(city: "Milwaukee", state: "WI", latitude: 43.03, longitude: -87.97, arrivalDate: date("2026-06-13"),
+                     departureDate: date("2026-06-14"), games: day3),
+             ],
+             travelSegments: [TravelSegment(id: segmentId, fromCity: "Chicago", toCity: "Milwaukee", distanceMeters: 148_000,
+                                            durationSeconds: 5_700, departureDate: segmentDeparture.map(date))],
+             totalGames: 2, totalDistanceMeters: 148_000, totalDrivingSeconds: 5_700, notes: nil)
+    }
+
+    static let catalog = [
+        "g1": game("g1", "2026-06-12T13:20:00-05:00"),
+        "g2": game("g2", "2026-06-14T18:10:00-05:00", away: "CIN", home: "MIL"),
+        "g0": game("g0", "2026-06-13T12:05:00-05:00", away: "SF", home: "CHC"),
+    ]
+
+    static func item(_ id: String, _ anchor: CustomItem.Anchor, day: Int, created: String = "2026-05-01T10:00:00Z",
+                     category: CustomItem.Category = .note) -> CustomItem {
+        CustomItem(id: id, tripId: "11111111-1111-1111-1111-111111111111", category: category, title: "Item \(id)", anchor: anchor,
+                   anchorDay: day, createdAt: date(created), modifiedAt: date(created), notes: nil, source: source)
+    }
+
+    /// A compact picture of a day: "item:a", "game:g1", "travel", "unknown:x".
+    static func names(_ day: ItineraryTimeline.Day) -> [String] {
+        day.entries.map { entry in
+            switch entry {
+            case .game(let game): return "game:\(game.id)"
+            case .unknownGame(let id): return "unknown:\(id)"
+            case .travel: return "travel"
+            case .item(let item): return "item:\(item.id)"
+            }
+        }
+    }
+}
+
+@Suite("Itinerary timeline (SPEC §4.3)")
+struct ItineraryTimelineTests {
+    typealias S = ItinerarySample
+
+    func timeline(_ trip: Trip = S.trip(), items: [CustomItem] = [], catalog: [String: Game] = S.catalog) -> ItineraryTimeline {
+        ItineraryTimeline.build(trip: trip, catalog: catalog, items: items, timeZone: S.chicago)
+    }
+
+    @Test("Days run from start to end date, each naming its city")
+    func days() {
+        let result = timeline()
+        #expect(result.days.map(\.number) == [1, 2, 3])
+        #expect(result.days.map(\.cities) == [["Chicago"], ["Chicago", "Milwaukee"], ["Milwaukee"]])
+        #expect(result.days[0].date == S.date("2026-06-12"))
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test("A segment without a departure date comes after the games of the day its from-stop is left")
+    func segmentWithoutDeparture() {
+        let trip = S.trip(day1: ["g1", "g0"])
+        #expect(timeline(trip).days.map(S.names) == [["game:g1"], ["game:g0", "travel"], ["game:g2"]])
+    }
+
+    @Test("A segment with a departure date sits at that time among the games")
+    func segmentWithDeparture() {
+        let trip = S.trip(segmentDeparture: "2026-06-13T09:00:00-05:00", day1: ["g1", "g0"])
+        #expect(timeline(trip).days.map(S.names) == [["game:g1"], ["travel", "game:g0"], ["game:g2"]])
+    }
+
+    @Test("Items: start of day, after a game, after a segment, shared anchors in createdAt order")
+    func placement() {
+        let items = [
+            S.item("late", .afterGame("g1"), day: 1, created: "2026-05-03T00:00:00Z"),
+            S.item("early", .afterGame("g1"), day: 1, created: "2026-05-01T00:00:00Z"),
+            S.item("b-same", .afterGame("g1"), day: 1, created: "2026-05-02T00:00:00Z"),
+            S.item("a-same", .afterGame("g1"), day: 1, created: "2026-05-02T00:00:00Z"),   // same createdAt: id order
+            S.item("morning", .startOfDay, day: 2, category: .hotel),
+            S.item("drive", .afterTravel(S.segmentId), day: 2),
+            S.item("lastday", .startOfDay, day: 3),
+        ]
+        let result = timeline(items: items)
+        #expect(result.days.map(S.names) == [
+            ["game:g1", "item:early", "item:a-same", "item:b-same", "item:late"],
+            ["item:morning", "travel", "item:drive"],
+            ["item:lastday", "game:g2"],
+        ])
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test("A vanished anchor falls back to the start of its day, with a warning naming the item")
+    func vanishedAnchor() {
+        let items = [
+            S.item("gone", .afterGame("g-removed"), day: 2, created: "2026-05-02T00:00:00Z"),
+            S.item("wrong-day", .afterGame("g2"), day: 1, created: "2026-05-02T00:00:00Z"),
+            S.item("first", .startOfDay, day: 2, created: "2026-05-01T00:00:00Z"),
+            S.item("no-segment", .afterTravel("BBBBBBBB-0000-0000-0000-000000000000"), day: 3),
+        ]
+        let result = timeline(items: items)
+        #expect(result.days.map(S.names) == [
+            ["item:wrong-day", "game:g1"],
+            ["item:first", "item:gone", "travel"],
+            ["item:no-segment", "game:g2"],
+        ])
+        // Warnings follow the items' createdAt order: no-segment (May 1), gone and wrong-day (May 2, by id).
+        #expect(result.warnings.map(\.message) == [
+            "item \"Item no-segment\" (no-segment): its anchor travel segment BBBBBBBB-0000-0000-0000-000000000000 is not on day 3; shown at the start of the day",
+            "item \"Item gone\" (gone): its anchor game g-removed is not on day 2; shown at the start of the day",
+            "item \"Item wrong-day\" (wrong-day): its anchor game g2 is not on day 1; shown at the start of the day",
+        ])
+        #expect(result.warnings.allSatisfy { $0.source == S.source })
+    }
+
+    @Test("An anchorDay outside the trip goes to Unscheduled, with a warning", arguments: [0, 4, -1, 99])
+    func outsideTrip(day: Int) {
+        let result = timeline(items: [S.item("x", .startOfDay, day: day)])
+        #expect(result.days.flatMap(S.names).contains("item:x") == false)
+        #expect(result.unscheduled.count == 1)
+        #expect(result.warnings.map(\.message) == ["item \"Item x\" (x) is on day \(day), outside the trip's 3 days; listed under Unscheduled"])
+    }
+
+    @Test("An unknown game id is shown by its id on its stop's day, with a warning")
+    func unknownGame() {
+        let result = timeline(S.trip(day3: ["g2", "mlb-2026-06-99-unknown"]))
+        #expect(S.names(result.days[1]) == ["travel", "unknown:mlb-2026-06-99-unknown"])
+        #expect(result.warnings.map(\.message) == ["trip \"Lakefront\": no game catalog holds game mlb-2026-06-99-unknown; the page shows its id"])
+    }
+
+    @Test("A night game on the West Coast stays on its local date, shown in its own zone")
+    func acrossZones() {
+        // 7:10 PM PDT on June 13 is 02:10 UTC on June 14 and 9:10 PM CDT on June 13.
+        let late = S.game("g-la", "2026-06-13T19:10:00-07:00", zone: "America/Los_Angeles", away: "SD", home: "LAD")
+        let result = timeline(S.trip(day1: ["g1", "g-la"]), catalog: S.catalog.merging(["g-la": late]) { $1 })
+        #expect(S.names(result.days[1]).contains("game:g-la"))
+        let format = Formatting(timeZone: S.chicago)
+        #expect(format.time(late.startTime, in: late.timeZone) == "7:10 PM PDT")
+        // A Texas game at 7:05 PM local must never show as 12:05 AM.
+        let texas = S.game("g-tx", "2026-06-13T19:05:00-05:00", zone: "America/Chicago", away: "SEA", home: "TEX")
+        #expect(format.time(texas.startTime, in: texas.timeZone) == "7:05 PM CDT")
+        #expect(format.time(texas.startTime, in: TimeZone(identifier: "America/Phoenix")) == "5:05 PM MST")
+        #expect(format.time(texas.startTime, in: TimeZone(identifier: "America/New_York")) == "8:05 PM EDT")
+        // A game without a zone uses the site's.
+        #expect(format.time(texas.startTime, in: nil) == "7:05 PM CDT")
+    }
+
+    @Test("Days and times across a DST change")
+    func acrossDST() {
+        // US DST ends 2026-11-01 at 2:00 AM: Oct 31 is CDT, Nov 1 is CST.
+        let trip = Trip(id: UUID(), name: "Fall", preferences: TripPreferences(startDate: S.date("2026-10-31"), endDate: S.date("2026-11-02"), sports: []),
+                        stops: [Stop(city: "Chicago", state: "IL", latitude: 41.9, longitude: -87.6, arrivalDate: S.date("2026-10-31"),
+                                     departureDate: S.date("2026-11-02"), games: ["before", "after"])],
+                        travelSegments: [], totalGames: 2, totalDistanceMeters: 0, totalDrivingSeconds: 0, notes: nil)
+        let before = S.game("before", "2026-10-31T19:00:00-05:00")
+        let after = S.game("after", "2026-11-01T19:00:00-06:00")
+        let result = ItineraryTimeline.build(trip: trip, catalog: ["before": before, "after": after], items: [], timeZone: S.chicago)
+        #expect(result.days.map(S.names) == [["game:before"], ["game:after"], []])
+        #expect(result.days.map(\.date) == [S.date("2026-10-31"), S.date("2026-11-01"), S.date("2026-11-02")])
+        #expect(result.days[2].date.timeIntervalSince(result.days[1].date) == 25 * 3600)   // the day with the extra hour
+        let format = Formatting(timeZone: S.chicago)
+        #expect(format.time(before.startTime) == "7:00 PM CDT")
+        #expect(format.time(after.startTime) == "7:00 PM CST")
+    }
+}
+
+@Suite("Calendar file (RFC 5545)")
+struct CalendarFileTests {
+    typealias S = ItinerarySample
+
+    @Test("Events in time order with UTC instants, stable UIDs, CRLF, escaping")
+    func events() {
+        let games = [S.catalog["g2"]!, S.catalog["g1"]!]
+        let ics = CalendarFile.ics(trip: S.trip(), games: games, calendarName: "Lakefront; fun, really", buildTime: S.date("2026-05-01T00:00:00Z"))
+        #expect(ics == [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//sitegen//Trip games \(SitegenVersion.current)//EN", "CALSCALE:GREGORIAN",
+            "METHOD:PUBLISH", "X-WR-CALNAME:Lakefront\\; fun\\, really",
+            "BEGIN:VEVENT", "UID:g1-11111111-1111-1111-1111-111111111111@sitegen", "DTSTAMP:20260501T000000Z",
+            "DTSTART:20260612T182000Z", "DTEND:20260612T212000Z", "SUMMARY:STL at CHC", "LOCATION:Wrigley Field\\, Chicago",
+            "DESCRIPTION:MLB · Lakefront", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:g2-11111111-1111-1111-1111-111111111111@sitegen", "DTSTAMP:20260501T000000Z",
+            "DTSTART:20260614T231000Z", "DTEND:20260615T021000Z", "SUMMARY:CIN at MIL", "LOCATION:Wrigley Field\\, Chicago",
+            "DESCRIPTION:MLB · Lakefront", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n"))
+    }
+
+    @Test("Long lines fold at 75 octets without splitting a character")
+    func folding() {
+        let line = "SUMMARY:" + String(repeating: "é", count: 60) + String(repeating: "x", count: 40)
+        let folded = CalendarFile.fold(line)
+        let parts = folded.components(separatedBy: "\r\n")
+        #expect(parts.count > 1)
+        #expect(parts.allSatisfy { $0.utf8.count <= 75 })
+        #expect(parts.dropFirst().allSatisfy { $0.hasPrefix(" ") })
+        #expect(parts.enumerated().map { $0 == 0 ? $1 : String($1.dropFirst()) }.joined() == line)
+        #expect(CalendarFile.escapeText("a\\b;c,d\ne\r\u{7}") == "a\\\\b\\;c\\,d\\ne")
+    }
+}

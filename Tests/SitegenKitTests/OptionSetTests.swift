@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Trip-option sets (SPEC §3.6)")
+struct OptionSetTests {
+    let decoder = ExportDecoder(dates: ExportDateReader(timeZone: TimeZone(identifier: "America/Chicago")!, numericDates: .reference))
+
+    func field(_ json: String) throws -> JSONField {
+        JSONField(try JSONParser.parse(Array(json.utf8)))
+    }
+
+    func optionSetJSON(id: String? = "\"july-2026\"", title: String = "\"July 2026\"",
+                       options: String = "[\(ExportDecodingTests.tripJSON), \(ExportDecodingTests.tripJSON)]") -> String {
+        let idMember = id.map { "\"id\": \($0), " } ?? ""
+        return "{\(idMember)\"title\": \(title), \"generatedAt\": \"2026-07-01T12:00:03.517Z\", \"options\": \(options)}"
+    }
+
+    @Test("An option set: id, title, generatedAt and its trips in recommended order")
+    func decodes() throws {
+        let set = try decoder.optionSet(try field(optionSetJSON()), source: Sample.source)
+        #expect(set.id == "july-2026")
+        #expect(set.title == "July 2026")
+        #expect(set.slug == "july-2026")
+        #expect(set.path == "options/july-2026/")
+        #expect(abs(set.generatedAt!.timeIntervalSince1970 - 1_782_907_203.517) < 0.0005)
+        #expect(set.trips.map(\.name) == ["Loop", "Loop"])
+        #expect(set.trips[0].stops.map(\.city) == ["Chicago", "Milwaukee"])
+    }
+
+    @Test("Without an id, or with a blank one, the slug comes from the title; generatedAt is optional")
+    func slugFromTitle() throws {
+        let noId = try decoder.optionSet(try field("{\"title\": \"Fall — Détroit & Co.\", \"options\": []}"), source: Sample.source)
+        #expect(noId.id == nil)
+        #expect(noId.slug == "fall-detroit-and-co")
+        #expect(noId.generatedAt == nil)
+        #expect(noId.trips == [])
+        let blank = try decoder.optionSet(try field(optionSetJSON(id: "\"  \"")), source: Sample.source)
+        #expect(blank.id == nil)
+        #expect(blank.slug == "july-2026")
+        // An id that leaves nothing falls back to the title, and a title that leaves nothing to "".
+        #expect(try decoder.optionSet(try field(optionSetJSON(id: "\"日本\"")), source: Sample.source).slug == "july-2026")
+        #expect(try decoder.optionSet(try field(optionSetJSON(id: nil, title: "\"夏\"")), source: Sample.source).slug == "")
+    }
+
+    @Test("Wrong or missing fields name the JSON path", arguments: [
+        (#"{"options": []}"#, "title", "required field is missing"),
+        (#"{"title": "  ", "options": []}"#, "title", "must not be empty"),
+        (#"{"title": "T"}"#, "options", "required field is missing"),
+        (#"{"title": "T", "options": "none"}"#, "options", "expected an array, found a string"),
+        (#"{"id": 7, "title": "T", "options": []}"#, "id", "expected a string, found a number"),
+        (#"{"title": "T", "generatedAt": "July", "options": []}"#, "generatedAt", nil),
+        (#"{"title": "T", "options": [{"name": "x"}]}"#, "options[0].preferences", "required field is missing"),
+    ] as [(String, String, String?)])
+    func errors(json: String, path: String, message: String?) throws {
+        let error = #expect(throws: FieldError.self) { try decoder.optionSet(try field(json), source: Sample.source) }
+        #expect(error?.path.description == path)
+        if let message { #expect(error?.message == message) }
+    }
+
+    @Test("Slugs: lower-case ASCII letters, digits and single hyphens, at most 60 characters", arguments: [
+        ("july-2026-from-chicago", "july-2026-from-chicago"),
+        ("July 2026 from Chicago", "july-2026-from-chicago"),
+        ("  --Hello__World--  ", "hello-world"),
+        ("Café Crème — Été", "cafe-creme-ete"),
+        ("Cubs & Sox", "cubs-and-sox"),
+        ("Wrigley's Best", "wrigleys-best"),
+        ("Ærø Straße Łódź", "aero-strasse-lodz"),
+        ("ＡＢＣ １２３", "abc-123"),
+        ("<script>alert(1)</script>", "script-alert-1-script"),
+        ("../../etc/passwd", "etc-passwd"),
+        ("日本の旅", ""),
+        ("---", ""),
+        (String(repeating: "a", count: 59) + " b", String(repeating: "a", count: 59)),
+        (String(repeating: "ab ", count: 30), String(repeating: "ab-", count: 19) + "ab"),
+    ])
+    func slugs(text: String, slug: String) {
+        #expect(OptionSetSlug.slug(text) == slug)
+        #expect(OptionSetSlug.slug(text).count <= 60)
+    }
+
+    @Test("Sets without a slug become options-N; two sets with one slug are an error naming both files")
+    func settle() throws {
+        let site = try TemporarySite()
+        try site.write("Data/options/a.json", optionSetJSON(id: "\"Same\"", title: "\"First\""))
+        try site.write("Data/options/b.json", "[\n" + optionSetJSON(id: nil, title: "\"日本\"", options: "[]") + ",\n  "
+            + optionSetJSON(id: "\"same\"", title: "\"Second\"", options: "[]") + "\n]")
+        try site.write("Data/options/c.json", optionSetJSON(id: nil, title: "\"options 2\""))
+        let log = DiagnosticLog()
+        let loader = ExportLoader(siteFolder: site.root, decoder: decoder, log: log)
+        let loaded = loader.load(site.root.appendingPathComponent("Data/options")) { (decoder, field, source) throws(FieldError) in
+            try decoder.optionSet(field, source: source)
+        }
+        let sets = OptionSetSlug.settle(loaded.records, log: log)
+        #expect(sets.map(\.slug) == ["same", "options-2", "same", "options-2"])
+        let shown = displayPath(site.root.appendingPathComponent("Data/options"))
+        #expect(log.all.map(\.description) == [
+            "\(shown)/b.json:3:3: error: id: option set address options/same/ is also used by \"First\" (\(shown)/a.json:1); give one of them a different id",
+            "\(shown)/c.json:1:1: error: title: option set address options/options-2/ is also used by \"日本\" (\(shown)/b.json:2); give one of them a different id",
+        ])
+    }
+}
