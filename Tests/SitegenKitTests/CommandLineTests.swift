@@ -26,7 +26,10 @@ struct SitegenProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Tests pin plain output: no workflow annotations even when CI runs inside GitHub Actions.
+        var base = ProcessInfo.processInfo.environment
+        base["GITHUB_ACTIONS"] = nil
+        process.environment = base.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -76,4 +76,26 @@ struct SiteBuildTests {
         #expect(results.map { $0["points"] as! Int } == [10, 9, 5])
         #expect(json["updatedAt"] as? String == "2026-05-04T14:30:00Z")
     }
+
+    @Test("listPolls: false — share codes appear only in the polls' own files: not in the home page, sitemap, robots.txt or manifest")
+    func unlistedPolls() throws {
+        let site = try TemporarySite()
+        try site.copy(from: Self.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        try site.write("site.yml", try site.read("site.yml") + "listPolls: false\n")
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+        let tree = try fileTree(site.root.appendingPathComponent("Output"))
+        for (path, data) in tree where !path.hasPrefix("polls/") {
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains("X7K9M2") && !text.contains("TWB2AA"), "\(path) reveals a share code")
+        }
+        #expect(String(decoding: tree["robots.txt"]!, as: UTF8.self).contains("Disallow: /polls/"))
+        #expect(String(decoding: tree["polls/X7K9M2/index.html"]!, as: UTF8.self).contains("<meta name=\"robots\" content=\"noindex\">"))
+        let manifest = try JSONSerialization.jsonObject(with: tree["manifest.json"]!) as! [String: Any]
+        let unlisted = manifest["unlisted"] as! [String: Any]
+        let pollFiles = tree.keys.filter { $0.hasPrefix("polls/") }
+        #expect(unlisted["files"] as? Int == pollFiles.count)
+        let expected = pollFiles.sorted().map { "\($0) \(sha256Hex(tree[$0]!))\n" }.joined()
+        #expect(unlisted["sha256"] as? String == sha256Hex(Array(expected.utf8)))
+    }
 }

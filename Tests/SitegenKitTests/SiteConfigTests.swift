@@ -103,6 +103,8 @@ struct SiteConfigTests {
         #expect(message("title: T\nprivacy:\n  minBallotsForBreakdown: 0\n") ==
                 "/sites/trips/site.yml:3:27: error: privacy.minBallotsForBreakdown: must be at least 1")
         #expect(message("title: [unclosed\n")?.hasPrefix("/sites/trips/site.yml:2:1: error: not valid YAML") == true)
+        #expect(message("title: T\nurls: files\nurls: pretty\n")?.hasPrefix("/sites/trips/site.yml:") == true)
+        #expect(message("title: T\nurls: files\nurls: pretty\n")?.hasSuffix("error: key \"urls\" appears more than once") == true)
         #expect(message("- a list\n") == "/sites/trips/site.yml:1:1: error: expected a mapping of settings such as `title: My trips`")
     }
 }

@@ -30,6 +30,8 @@ public struct BuildOptions: Sendable {
     public var write = true
     /// `SOURCE_DATE_EPOCH` and friends; injected so tests control them.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Where files are written; tests swap in a failing disk.
+    public var fileSystem: OutputFileSystem = .disk
 
     public init(configFile: URL) {
         self.configFile = configFile
@@ -61,8 +63,11 @@ public struct BuildReport: Sendable {
 public struct SiteBuilder {
     public let options: BuildOptions
     public let log: DiagnosticLog
-    /// Called with each stage's name as it starts (for `--verbose`).
-    public var progress: @Sendable (String) -> Void = { _ in }
+    /// Called as each stage starts (BuildReporter: the status line and `--verbose`).
+    public var progress: @Sendable (BuildStage) -> Void = { _ in }
+
+    /// The stages `run()` reports: `check` stops after "Planning pages". A test pins both counts.
+    static func stageCount(writing: Bool) -> Int { writing ? 11 : 8 }
 
     public init(options: BuildOptions, log: DiagnosticLog) {
         self.options = options
@@ -72,6 +77,12 @@ public struct SiteBuilder {
     public func run() throws(BuildFailure) -> BuildReport {
         let clock = ContinuousClock()
         let started = clock.now
+        // Numbers the stages for the status line ("[4/11] Reading pages…").
+        var stageNumber = 0
+        func progress(_ name: String) {
+            stageNumber += 1
+            self.progress(BuildStage(number: stageNumber, count: Self.stageCount(writing: options.write), name: name))
+        }
 
         progress("Reading \(displayPath(options.configFile))")
         var config: SiteConfig
@@ -92,6 +103,8 @@ public struct SiteBuilder {
 
         progress("Reading exports")
         let exports = ExportSet.load(config: config, log: log)
+        progress("Reading pages")
+        let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
 
         progress("Counting votes")
         let polls = exports.publishedPolls(minBallotsForBreakdown: config.minBallotsForBreakdown, log: log)
@@ -108,10 +121,11 @@ public struct SiteBuilder {
         progress("Choosing tips")
         let tips = Self.publishedTips(config: config, options: options, buildTime: exports.buildTime(environment: options.environment), log: log)
         if log.hasErrors { throw .inputErrors(count: log.errorCount) }
-        let site = SiteModel(config: config, tips: tips, polls: polls, assets: assets,
+        var site = SiteModel(config: config, tips: tips, polls: polls, assets: assets,
                              convoys: ConvoyPages.sorted(exports.convoys),
                              optionSets: exports.optionSets,
                              itineraries: itineraries)
+        site.pages = pages
 
         progress("Planning pages")
         let files = SitePlan.files(for: site)
@@ -124,9 +138,9 @@ public struct SiteBuilder {
             return report
         }
 
-        let output = OutputFolder(output: config.output)
+        let output = OutputFolder(output: config.output, fileSystem: options.fileSystem)
         do {
-            try output.checkSafe(protecting: [config.folder, config.templates] + config.inputFolders)
+            try output.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
             try output.prepare()
         } catch {
             throw .io(error.message)
@@ -137,7 +151,7 @@ public struct SiteBuilder {
                             buildTime: exports.buildTime(environment: options.environment),
                             navigation: SitePlan.navigation(for: site))
 
-        progress("Rendering \(files.count) files")
+        progress("Rendering \(Formatting.count(files.count, "file"))")
         let written = ConcurrentResults<(String, String)>(count: files.count)
         let failure = ConcurrentResults<String>(count: 1)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -157,8 +171,9 @@ public struct SiteBuilder {
         }
 
         progress("Writing manifest")
-        let manifest = Manifest(buildTime: kit.buildTime, inputs: exports.inputFiles(config: config),
-                                outputs: written.values.map { Manifest.Entry(path: $0.0, sha256: $0.1) })
+        let manifest = Manifest(buildTime: kit.buildTime, inputs: exports.inputFiles(config: config) + pages.map(\.source),
+                                outputs: written.values.map { Manifest.Entry(path: $0.0, sha256: $0.1) },
+                                hiddenPrefix: config.listPolls ? nil : "polls/")
         do {
             try output.write("manifest.json", Array(manifest.json.serialized().utf8))
             progress("Publishing to \(displayPath(config.output))")

@@ -121,6 +121,12 @@ public enum SiteConfigLoader {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
             return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
+        case .composer(_, let problem, let mark, _):
+            return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return Diagnostic(.error, file: file, line: context.mark.line, column: context.mark.column,
+                              message: "\(duplicates.count == 1 ? "key" : "keys") \(keys) \(duplicates.count == 1 ? "appears" : "appear") more than once")
         default:
             return Diagnostic(.error, file: file, message: "not valid YAML: \(error)")
         }

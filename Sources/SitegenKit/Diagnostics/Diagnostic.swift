@@ -30,7 +30,21 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
             if let column { location += ":\(column)" }
         }
         let subject = field.isEmpty ? "" : "\(field): "
-        return "\(location): \(severity.rawValue): \(subject)\(message)"
+        return Self.terminalSafe("\(location): \(severity.rawValue): \(subject)\(message)")
+    }
+
+    /// Messages quote export text; control characters (ANSI escapes, bells, line breaks)
+    /// are shown as `\u{1B}` so an export cannot rewrite the organiser's terminal or CI log.
+    static func terminalSafe(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

@@ -154,7 +154,7 @@ public struct JSONParser {
                 index += 1
                 return text
             }
-            if byte == UInt8(ascii: "\\") { break }
+            if byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xC2 { break }   // escapes, DEL, maybe C1
             if byte < 0x20 { throw controlCharacterFailure(byte) }
             index += 1
         }
@@ -182,11 +182,17 @@ public struct JSONParser {
                 case UInt8(ascii: "t"): scalars.append(0x09)
                 case UInt8(ascii: "u"):
                     let scalar = try parseUnicodeEscape()
+                    // Control characters are invalid in HTML and can rewrite terminals: dropped.
+                    if Self.isDroppedControl(scalar.value) { continue }
                     scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
                 default:
                     index -= 1
                     throw fail("invalid escape '\\\(describeRaw(escape))' in string")
                 }
+            case 0x7F:
+                index += 1   // DEL: dropped
+            case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                index += 2   // a C1 control character: dropped
             default:
                 if byte < 0x20 { throw controlCharacterFailure(byte) }
                 scalars.append(byte)
@@ -279,6 +285,11 @@ public struct JSONParser {
     }
 
     // MARK: - Helpers
+
+    /// C0 and C1 control characters other than tab, line feed and carriage return.
+    static func isDroppedControl(_ value: UInt32) -> Bool {
+        (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D) || (0x7F...0x9F).contains(value)
+    }
 
     private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 

@@ -1,19 +1,31 @@
 import CMarkGFM
 import Foundation
 
-/// Markdown to HTML through cmark-gfm in safe mode: raw HTML is omitted, unsafe link
-/// schemes (javascript:, vbscript:, data: other than images) get an empty href, and the
-/// tagfilter extension is on.
+/// Markdown to HTML through cmark-gfm in safe mode: raw HTML is omitted, the tagfilter
+/// extension is on, and on top of cmark's own URL filter only http, https, mailto and
+/// relative links survive. Images from other sites become their alt text (a page never
+/// loads anything from another site).
 ///
 /// cmark-gfm 0.29 is not thread-safe (FINDINGS: concurrent parses silently drop
 /// extensions), so every call goes through one lock; it renders ~40 MB/s, so the lock
 /// is not the bottleneck.
+///
+/// Bounded work (docs/robustness.md): the table extension pads every row to the header's
+/// width, so a 64 KiB note with a wide header and many short lines took minutes and tens
+/// of megabytes; such text is rendered without the table extension. Output larger than
+/// `maxOutputBytes` (deep quote nesting multiplies size) is replaced by a short notice.
 public enum MarkdownRenderer {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var registered = false
     private static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
 
+    /// Table cells (columns × following lines) above which tables are not parsed.
+    public static let maxTableCells = 10_000
+    public static let maxOutputBytes = 1 << 20
+    public static let tooComplexNotice = "<p><em>This text is too long or complex to show here.</em></p>\n"
+
     public static func html(_ markdown: String) -> String {
+        let tables = estimatedTableCells(markdown) <= maxTableCells
         lock.lock()
         defer { lock.unlock() }
         if !registered {
@@ -24,7 +36,7 @@ public enum MarkdownRenderer {
         let options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
         guard let parser = cmark_parser_new(options) else { return "" }
         defer { cmark_parser_free(parser) }
-        for name in extensionNames {
+        for name in extensionNames where tables || name != "table" {
             if let syntaxExtension = cmark_find_syntax_extension(name) {
                 cmark_parser_attach_syntax_extension(parser, syntaxExtension)
             }
@@ -37,10 +49,74 @@ public enum MarkdownRenderer {
         }
         guard let document = cmark_parser_finish(parser) else { return "" }
         defer { cmark_node_free(document) }
+        restrictLinks(in: document)
         // Passing the parser's extension list matters: NULL silently disables tagfilter.
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
         defer { free(rendered) }
+        if strlen(rendered) > maxOutputBytes { return tooComplexNotice }
         return String(cString: rendered)
+    }
+
+    /// Link destinations allowed from exports.
+    static func isAllowedLink(_ url: String) -> Bool {
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let colon = trimmed.firstIndex(of: ":") else { return true }   // relative
+        let scheme = trimmed[..<colon]
+        // A ':' after '/', '?' or '#' is not a scheme separator ("page#a:b", "/x:y").
+        if scheme.contains(where: { "/?#".contains($0) }) { return true }
+        return ["http", "https", "mailto"].contains(scheme.lowercased())
+    }
+
+    /// Blanks disallowed link targets and turns non-relative images into their alt text.
+    private static func restrictLinks(in document: OpaquePointer) {
+        var images: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+            if type == CMARK_NODE_LINK, !isAllowedLink(url) {
+                cmark_node_set_url(node, "")
+            } else if type == CMARK_NODE_IMAGE, !isAllowedLink(url) || url.contains(":") || url.hasPrefix("//") {
+                images.append(node)
+            }
+        }
+        cmark_iter_free(iterator)
+        // Modify the tree only after iterating it.
+        for image in images {
+            while let child = cmark_node_first_child(image) {
+                cmark_node_insert_before(image, child)
+            }
+            cmark_node_free(image)
+        }
+    }
+
+    /// Columns of the widest table delimiter row times the lines that follow it: the
+    /// number of cells the table extension would produce, at most.
+    static func estimatedTableCells(_ markdown: String) -> Int {
+        let lines = markdown.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var worst = 0
+        for (index, line) in lines.enumerated() where isDelimiterRow(line) {
+            let columns = line.filter { $0 == "|" }.count + 1
+            worst = max(worst, columns * (lines.count - index))
+        }
+        return worst
+    }
+
+    /// A GFM table delimiter row such as `|---|:-:|` or `--- | ---`.
+    static func isDelimiterRow(_ line: Substring) -> Bool {
+        var sawDash = false, sawPipe = false
+        for character in line {
+            switch character {
+            case "-": sawDash = true
+            case "|": sawPipe = true
+            case ":", " ", "\t": continue
+            default: return false
+            }
+        }
+        return sawDash && sawPipe
     }
 
     /// One line of plain text from Markdown, for meta descriptions and link previews:

@@ -1,26 +1,57 @@
 import Foundation
 
 /// manifest.json: the record of what a published snapshot contains (SPEC §5).
+///
+/// With `listPolls: false` a poll is reachable only by its share code, so listing its
+/// paths here would publish every code. Those files are summarised instead: how many, and
+/// one SHA-256 over their sorted paths and hashes, which still lets anyone holding the
+/// snapshot verify it.
 public struct Manifest: Sendable {
     public struct Entry: Sendable, Equatable {
         public let path: String
         public let sha256: String
+
+        public init(path: String, sha256: String) {
+            self.path = path
+            self.sha256 = sha256
+        }
     }
 
     public let buildTime: Date
     public let inputs: [InputFile]
     public let outputs: [Entry]
+    /// Output paths under this prefix are summarised, not listed (unlisted polls).
+    public let hiddenPrefix: String?
+
+    public init(buildTime: Date, inputs: [InputFile], outputs: [Entry], hiddenPrefix: String? = nil) {
+        self.buildTime = buildTime
+        self.inputs = inputs
+        self.outputs = outputs
+        self.hiddenPrefix = hiddenPrefix
+    }
 
     public var json: JSONOutput {
-        .object([
+        let sorted = outputs.sorted { $0.path < $1.path }
+        let hidden = hiddenPrefix.map { prefix in sorted.filter { $0.path.hasPrefix(prefix) } } ?? []
+        let listed = hiddenPrefix.map { prefix in sorted.filter { !$0.path.hasPrefix(prefix) } } ?? sorted
+        var members: [(String, JSONOutput)] = [
             ("generator", .string("sitegen \(SitegenVersion.current)")),
             ("buildTime", .string(Formatting.iso8601(buildTime))),
             ("inputs", .array(inputs.sorted { $0.path < $1.path }.map {
                 .object([("path", .string($0.path)), ("sha256", .string($0.sha256))])
             })),
-            ("outputs", .array(outputs.sorted { $0.path < $1.path }.map {
+            ("outputs", .array(listed.map {
                 .object([("path", .string($0.path)), ("sha256", .string($0.sha256))])
             })),
-        ])
+        ]
+        if let hiddenPrefix {
+            let digest = sha256Hex(Array(hidden.map { "\($0.path) \($0.sha256)\n" }.joined().utf8))
+            members.append(("unlisted", .object([
+                ("prefix", .string(hiddenPrefix)),
+                ("files", .int(hidden.count)),
+                ("sha256", .string(digest)),
+            ])))
+        }
+        return .object(members)
     }
 }

@@ -7,6 +7,17 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// File writing as a value, so a test can make the disk fail at the Nth file.
+public struct OutputFileSystem: Sendable {
+    public var writeFile: @Sendable (URL, [UInt8]) throws -> Void
+
+    public init(writeFile: @escaping @Sendable (URL, [UInt8]) throws -> Void) {
+        self.writeFile = writeFile
+    }
+
+    public static let disk = OutputFileSystem { url, bytes in try Data(bytes).write(to: url) }
+}
+
 /// The published output folder and its staging folder beside it.
 ///
 /// A build writes everything into the staging folder and swaps it in only when every file
@@ -17,8 +28,10 @@ public final class OutputFolder: @unchecked Sendable {
     public let staging: URL
     private let lockFile: URL
     private var lockDescriptor: Int32 = -1
+    private let fileSystem: OutputFileSystem
 
-    public init(output: URL) {
+    public init(output: URL, fileSystem: OutputFileSystem = .disk) {
+        self.fileSystem = fileSystem
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         let name = self.output.lastPathComponent
@@ -28,14 +41,19 @@ public final class OutputFolder: @unchecked Sendable {
 
     deinit { unlock() }
 
-    /// Refuses output folders that would overwrite what sitegen reads or did not create.
-    public func checkSafe(protecting protected: [URL]) throws(OutputError) {
+    /// Refuses output folders that would overwrite what sitegen reads or did not create:
+    /// the site folder, an input or template folder, a parent of one, or a folder inside an
+    /// input or template folder (its files would become inputs).
+    public func checkSafe(siteFolder: URL, protecting protected: [URL]) throws(OutputError) {
         let outputPath = output.path
-        for folder in protected {
+        for folder in [siteFolder] + protected {
             let path = folder.standardizedFileURL.path
             if path == outputPath || path.hasPrefix(outputPath + "/") {
                 throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is or contains \(displayPath(folder)), which sitegen reads")
             }
+        }
+        for folder in protected where outputPath.hasPrefix(folder.standardizedFileURL.path + "/") {
+            throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is inside \(displayPath(folder)), which sitegen reads")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory) {
@@ -87,7 +105,7 @@ public final class OutputFolder: @unchecked Sendable {
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(bytes).write(to: url)
+            try fileSystem.writeFile(url, bytes)
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
         }

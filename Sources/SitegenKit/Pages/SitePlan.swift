@@ -20,6 +20,8 @@ public struct SiteModel: Sendable {
     public var optionSets: [TripOptionSet] = []
     /// Itinerary exports and every poll's trips, laid out day by day; by path.
     public var itineraries: [PublishedItinerary] = []
+    /// Markdown pages of the `pages` folder, by slug.
+    public var pages: [MarkdownPage] = []
 }
 
 /// Decides every file of the site: path → how to make it. Each concern adds its pages here.
@@ -30,6 +32,7 @@ public enum SitePlan {
         + ConvoyPages.templates
         + OptionPages.templates
         + ItineraryPages.templates
+        + MarkdownPages.templates
 
     public static func files(for site: SiteModel) -> [PlannedFile] {
         var files: [PlannedFile] = [HomePage.file(site: site), TipsPages.file(site.tips)]
@@ -38,6 +41,7 @@ public enum SitePlan {
         }
         files += site.itineraries.flatMap(ItineraryPages.files(for:))
         files += site.convoys.map(ConvoyPages.file(for:))
+        files += site.pages.map(MarkdownPages.file(for:))
         files += OptionPages.files(site: site, plannedPaths: Set(files.map(\.path)))
         let pagePaths = files.map(\.path).filter { $0.hasSuffix("index.html") }.map { String($0.dropLast("index.html".count)) }
         files += SupportFiles.files(site: site, pagePaths: pagePaths)
@@ -47,5 +51,6 @@ public enum SitePlan {
     public static func navigation(for site: SiteModel) -> [RenderKit.NavigationItem] {
         [RenderKit.NavigationItem(label: "Home", path: ""),
          RenderKit.NavigationItem(label: "Tips", path: TipsPages.path)]
+            + MarkdownPages.navigation(site.pages)
     }
 }

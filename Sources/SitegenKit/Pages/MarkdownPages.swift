@@ -1,0 +1,147 @@
+import Foundation
+
+/// A Markdown page from the `pages` folder of site.yml, published at `/SLUG/` (SPEC §2, §5).
+public struct MarkdownPage: Sendable, Equatable {
+    /// The file name without `.md`; the page's address.
+    public let slug: String
+    public let frontMatter: FrontMatter
+    public let markdown: String
+    /// The file, for manifest.json.
+    public let source: InputFile
+
+    public var path: String { slug + "/" }
+}
+
+/// Reads the `pages` folder and plans one `/SLUG/` page per `*.md` file.
+enum MarkdownPages {
+    static let templates = ["page"]
+
+    /// Top-level names of the site itself; a page there would replace part of the site.
+    /// Fixed rather than taken from the planned files, so that adding a first convoy to a
+    /// site never turns an existing page into an error.
+    static let reservedNames = ["polls", "trips", "options", "convoys", "tips", "assets",
+                                "index.html", "404.html", "robots.txt", "sitemap.xml", "manifest.json"]
+
+    /// Pages are written by the site's owner, but a size cap still keeps a stray huge file
+    /// from stalling cmark-gfm (FINDINGS: quadratic inputs).
+    static let maxFileBytes = 1024 * 1024
+
+    /// Every `*.md` file directly inside `folder`, by slug; a missing folder means no pages.
+    /// Problems go to `log`, all of them, one per file.
+    static func load(_ folder: URL?, siteFolder: URL, log: DiagnosticLog) -> [MarkdownPage] {
+        guard let folder else { return [] }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return [] }
+        guard isDirectory.boolValue else {
+            log.error(displayPath(folder), "the pages path is not a folder")
+            return []
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            log.error(displayPath(folder), "cannot read the pages folder: \(error.localizedDescription)")
+            return []
+        }
+        // manifest.json names inputs relative to the site folder, whatever the working directory.
+        let base = siteFolder.standardizedFileURL.path, folderPath = folder.standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        let relativeFolder = folderPath.hasPrefix(prefix) ? String(folderPath.dropFirst(prefix.count)) : folderPath
+        let pageNames = names.filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }.sorted()
+        // In parallel, like the exports: YAML parsing dominates with thousands of pages.
+        let pages = ConcurrentResults<MarkdownPage>(count: pageNames.count)
+        DispatchQueue.concurrentPerform(iterations: pageNames.count) { index in
+            let name = pageNames[index]
+            let url = folder.appendingPathComponent(name)
+            let shown = displayPath(url)
+            do {
+                let bytes = try Data(contentsOf: url)
+                guard bytes.count <= maxFileBytes else {
+                    log.error(shown, "file is \(bytes.count) bytes; the limit for a page is \(maxFileBytes) bytes")
+                    return
+                }
+                guard let text = String(data: bytes, encoding: .utf8) else {
+                    log.error(shown, "not valid UTF-8 text")
+                    return
+                }
+                let source = InputFile(path: relativeFolder + "/" + name, sha256: sha256Hex([UInt8](bytes)))
+                pages[index] = try page(fileName: name, text: text, file: shown, source: source)
+            } catch let error as FrontMatterError {
+                log.add(error.diagnostic)
+            } catch {
+                // Folders named `*.md` and unreadable files.
+                log.error(shown, "cannot read the page: \(error.localizedDescription)")
+            }
+        }
+        return pages.values
+    }
+
+    /// One page from its file name and text; `file` is the path shown in diagnostics.
+    static func page(fileName: String, text: String, file: String, source: InputFile) throws(FrontMatterError) -> MarkdownPage {
+        let slug = String(fileName.dropLast(".md".count))
+        try checkSlug(slug, file: file)
+        let document = try FrontMatterParser.parse(text, file: file)
+        return MarkdownPage(slug: slug, frontMatter: document.frontMatter, markdown: document.body, source: source)
+    }
+
+    /// The slug becomes a URL path segment: `[a-z0-9][a-z0-9-]{0,62}`, and not a name the site uses.
+    static func checkSlug(_ slug: String, file: String) throws(FrontMatterError) {
+        func failure(_ message: String) -> FrontMatterError {
+            FrontMatterError(diagnostic: Diagnostic(.error, file: file, line: 1, column: 1, message: message))
+        }
+        let bytes = Array(slug.utf8)
+        let isLowerAlphanumeric = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let valid = (1...63).contains(bytes.count) && isLowerAlphanumeric(bytes[0])
+            && bytes.allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+        guard valid else {
+            let suggestion = suggestedSlug(slug).map { " (for example \($0).md)" } ?? ""
+            throw failure("the file name \"\(slug).md\" cannot be a page address: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit\(suggestion)")
+        }
+        guard !reservedNames.contains(slug) else {
+            let reserved = reservedNames.filter { !$0.contains(".") }.sorted().joined(separator: ", ")
+            throw failure("the page address /\(slug)/ belongs to the site itself; rename the file (reserved: \(reserved))")
+        }
+    }
+
+    /// "About Us" → "about-us", "Über uns" → "uber-uns"; nil when nothing usable is left.
+    static func suggestedSlug(_ name: String) -> String? {
+        var slug = ""
+        for scalar in name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty && !slug.hasSuffix("-") {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        slug = String(slug.prefix(63))
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty || reservedNames.contains(slug) ? nil : slug
+    }
+
+    /// Pages with `menu`, by it, then title, then slug (so equal titles keep one order).
+    static func navigation(_ pages: [MarkdownPage]) -> [RenderKit.NavigationItem] {
+        pages.compactMap { page in page.frontMatter.menu.map { (page, $0) } }
+            .sorted { a, b in
+                if a.1 != b.1 { return a.1 < b.1 }
+                if a.0.frontMatter.title != b.0.frontMatter.title { return a.0.frontMatter.title < b.0.frontMatter.title }
+                return a.0.slug < b.0.slug
+            }
+            .map { RenderKit.NavigationItem(label: $0.0.frontMatter.title, path: $0.0.path) }
+    }
+
+    static func file(for page: MarkdownPage) -> PlannedFile {
+        PlannedFile(path: SiteLinks.file(for: page.path)) { kit in
+            let bodyHTML = MarkdownRenderer.html(page.markdown)
+            let description = page.frontMatter.description
+                ?? MarkdownRenderer.plainText(page.markdown).nilIfEmpty
+                ?? "\(page.frontMatter.title) · \(kit.config.title)"
+            let meta = PageMeta(path: page.path, title: page.frontMatter.title, description: description)
+            return kit.page("page", meta: meta, context: ["title": page.frontMatter.title, "bodyHTML": bodyHTML])
+        }
+    }
+}
+
+private extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Markdown pages: /SLUG/ from the pages folder (SPEC §2, §5)")
+struct MarkdownPagesTests {
+    let source = InputFile(path: "Pages/x.md", sha256: "")
+
+    func slugMessage(_ fileName: String) -> String? {
+        do {
+            _ = try MarkdownPages.page(fileName: fileName, text: "---\ntitle: T\n---\n", file: "Pages/\(fileName)", source: source)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    func page(_ slug: String, _ title: String, menu: Int?) -> MarkdownPage {
+        MarkdownPage(slug: slug, frontMatter: FrontMatter(title: title, menu: menu), markdown: "", source: source)
+    }
+
+    @Test("The file name is the address: lower-case letters, digits and hyphens, at most 63")
+    func goodSlugs() throws {
+        #expect(slugMessage("about.md") == nil)
+        #expect(slugMessage("2026-rules.md") == nil)
+        #expect(slugMessage(String(repeating: "a", count: 63) + ".md") == nil)
+        let page = try MarkdownPages.page(fileName: "packing-list.md", text: "---\ntitle: Packing\n---\nBody\n",
+                                          file: "Pages/packing-list.md", source: source)
+        #expect(page.slug == "packing-list")
+        #expect(page.path == "packing-list/")
+        #expect(page.markdown == "Body\n")
+    }
+
+    @Test("A file name that cannot be an address is a positioned error with a suggestion")
+    func badSlugs() {
+        #expect(slugMessage("About Us.md")
+            == "Pages/About Us.md:1:1: error: the file name \"About Us.md\" cannot be a page address: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit (for example about-us.md)")
+        #expect(slugMessage("-draft.md")
+            == "Pages/-draft.md:1:1: error: the file name \"-draft.md\" cannot be a page address: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit (for example draft.md)")
+        #expect(slugMessage("über_uns.md")
+            == "Pages/über_uns.md:1:1: error: the file name \"über_uns.md\" cannot be a page address: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit (for example uber-uns.md)")
+        #expect(slugMessage(".md")
+            == "Pages/.md:1:1: error: the file name \".md\" cannot be a page address: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit")
+        #expect(slugMessage(String(repeating: "a", count: 64) + ".md")?.hasSuffix("starting with a letter or digit (for example \(String(repeating: "a", count: 63)).md)") == true)
+    }
+
+    @Test("A page cannot take an address the site itself uses")
+    func reservedSlugs() {
+        for name in ["polls", "trips", "options", "convoys", "tips", "assets"] {
+            #expect(slugMessage("\(name).md")
+                == "Pages/\(name).md:1:1: error: the page address /\(name)/ belongs to the site itself; rename the file (reserved: assets, convoys, options, polls, tips, trips)")
+        }
+        // The file-like names cannot be slugs at all, and are not suggested as one.
+        #expect(slugMessage("Tips.md")?.hasSuffix("starting with a letter or digit") == true)
+    }
+
+    @Test("Navigation: Home, Tips, then pages with menu by menu, then title; pages without menu are left out")
+    func navigationOrder() {
+        let pages = [page("zebra", "Zebra", menu: 1), page("rules", "Rules", menu: 2), page("about", "About", menu: 1),
+                     page("hidden", "Hidden", menu: nil), page("first", "First", menu: -5), page("about-2", "About", menu: 1)]
+        #expect(MarkdownPages.navigation(pages).map(\.label) == ["First", "About", "About", "Zebra", "Rules"])
+        #expect(MarkdownPages.navigation(pages).map(\.path) == ["first/", "about/", "about-2/", "zebra/", "rules/"])
+
+        let config = try! SiteConfigLoader.parse("title: Trips\n", file: URL(fileURLWithPath: "/sites/trips/site.yml"))
+        var site = SiteModel(config: config, tips: PublishedTips(catalog: TipCatalog(tips: []), featured: [], date: Date(), rotation: .daily))
+        site.pages = pages
+        #expect(SitePlan.navigation(for: site).map(\.label) == ["Home", "Tips", "First", "About", "About", "Zebra", "Rules"])
+        #expect(SitePlan.files(for: site).map(\.path).filter { !$0.contains("/") || $0.hasPrefix("hidden/") || $0.hasPrefix("about/") }
+            .sorted() == ["404.html", "about/index.html", "hidden/index.html", "index.html", "robots.txt"])
+    }
+
+    /// The golden site with `pages: Pages` and the given page files.
+    func siteWithPages(_ files: [String: String]) throws -> TemporarySite {
+        let site = try CommandLineTests().goldenSite()
+        try site.write("site.yml", try site.read("site.yml") + "pages: Pages\n")
+        for (name, text) in files { try site.write("Pages/" + name, text) }
+        return site
+    }
+
+    @Test("A page is rendered into the layout, linked from the navigation, listed in the sitemap and the manifest")
+    func builtPage() throws {
+        let site = try siteWithPages([
+            "about.md": "---\ntitle: About <us>\ndescription: Who we are.\nmenu: 1\n---\nWe *plan* trips.\n\n<script>alert(1)</script>\n",
+            "notes.md": "---\ntitle: Notes\n---\nSee [the tips](../tips/).\n",
+            "README.txt": "not a page",
+        ])
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        #expect(log.all.isEmpty)
+        let about = try site.read("Output/about/index.html")
+        #expect(about.contains("<title>About &lt;us&gt; · Golden Trips</title>"))
+        #expect(about.contains("<meta name=\"description\" content=\"Who we are.\">"))
+        #expect(about.contains("<link rel=\"canonical\" href=\"https://example.org/trips/about/\">"))
+        #expect(about.contains("<h1>About &lt;us&gt;</h1>"))
+        #expect(about.contains("<p>We <em>plan</em> trips.</p>"))
+        #expect(about.contains("<!-- raw HTML omitted -->"))
+        #expect(!about.contains("<script>"))
+        #expect(about.contains("<li><a href=\"../about/\" aria-current=\"page\">About &lt;us&gt;</a></li>"))
+        // Without a description, the body's first words describe the page.
+        let notes = try site.read("Output/notes/index.html")
+        #expect(notes.contains("<meta name=\"description\" content=\"See the tips.\">"))
+        #expect(!notes.contains(">Notes</a></li>"))
+        let home = try site.read("Output/index.html")
+        #expect(home.contains("<li><a href=\"about/\">About &lt;us&gt;</a></li>"))
+        let sitemap = try site.read("Output/sitemap.xml")
+        #expect(sitemap.contains("<loc>https://example.org/trips/about/</loc>"))
+        #expect(sitemap.contains("<loc>https://example.org/trips/notes/</loc>"))
+        let manifest = try site.read("Output/manifest.json")
+        #expect(manifest.contains("\"path\": \"Pages/about.md\""))
+        #expect(manifest.contains("\"path\": \"about/index.html\""))
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/README.txt").path))
+    }
+
+    @Test("Every bad page is reported in one run (exit 1), and nothing is written")
+    func allProblemsAtOnce() throws {
+        let site = try siteWithPages([
+            "tips.md": "---\ntitle: Tips\n---\n",
+            "about.md": "---\ntitle: About\nmenu: one\n---\n",
+            "ok.md": "---\ntitle: Fine\n---\n",
+        ])
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == """
+        Pages/about.md:3:7: error: menu: expected a whole number such as 1 (pages are listed in the menu by it)
+        Pages/tips.md:1:1: error: the page address /tips/ belongs to the site itself; rename the file (reserved: assets, convoys, options, polls, tips, trips)
+        2 errors in the exports; nothing was written.
+
+        """)
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
+    }
+
+    @Test("A pages folder that does not exist means no pages")
+    func missingFolder() throws {
+        let log = DiagnosticLog()
+        #expect(MarkdownPages.load(URL(fileURLWithPath: "/nonexistent/Pages"), siteFolder: URL(fileURLWithPath: "/nonexistent"), log: log).isEmpty)
+        #expect(MarkdownPages.load(nil, siteFolder: URL(fileURLWithPath: "/nonexistent"), log: log).isEmpty)
+        #expect(log.all.isEmpty)
+    }
+}

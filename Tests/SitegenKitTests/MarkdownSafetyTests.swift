@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Markdown from exports is safe and bounded (SPEC §6)")
+struct MarkdownSafetyTests {
+    @Test("Raw HTML is omitted and tagfilter is on", arguments: [
+        "<script>alert(1)</script>",
+        "<img src=x onerror=alert(1)>",
+        "\"><script>alert(1)</script>",
+        "<iframe src=javascript:alert(1)>",
+        "</title><script>x</script>",
+        "<svg onload=alert(1)>",
+    ])
+    func rawHTML(payload: String) {
+        let html = MarkdownRenderer.html("Hello \(payload) world\n\n\(payload)\n")
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.lowercased().contains("<img"))
+        #expect(!html.lowercased().contains("<iframe"))
+        #expect(!html.lowercased().contains("<svg"))
+    }
+
+    @Test("Only http, https, mailto and relative links keep their target", arguments: [
+        ("[a](https://example.org/x)", "<p><a href=\"https://example.org/x\">a</a></p>\n"),
+        ("[a](http://example.org)", "<p><a href=\"http://example.org\">a</a></p>\n"),
+        ("[a](mailto:ann@example.org)", "<p><a href=\"mailto:ann@example.org\">a</a></p>\n"),
+        ("[a](#day-2)", "<p><a href=\"#day-2\">a</a></p>\n"),
+        ("[a](../tips/)", "<p><a href=\"../tips/\">a</a></p>\n"),
+        ("[a](javascript:alert(1))", "<p><a href=\"\">a</a></p>\n"),
+        ("[a](JaVaScRiPt:alert(1))", "<p><a href=\"\">a</a></p>\n"),
+        ("[a](&#106;avascript:alert(1))", "<p><a href=\"\">a</a></p>\n"),
+        ("[a](java%0ascript:alert(1))", "<p><a href=\"\">a</a></p>\n"),
+        ("[a](vbscript:msgbox(1))", "<p><a href=\"\">a</a></p>\n"),
+        ("[a](data:text/html;base64,PHNjcmlwdD4=)", "<p><a href=\"\">a</a></p>\n"),
+        ("[a](file:///etc/passwd)", "<p><a href=\"\">a</a></p>\n"),
+        ("[a](sportstime://poll/X7K9M2)", "<p><a href=\"\">a</a></p>\n"),
+        ("<javascript:alert(1)>", "<p><a href=\"\">javascript:alert(1)</a></p>\n"),
+    ])
+    func links(markdown: String, expected: String) {
+        #expect(MarkdownRenderer.html(markdown) == expected)
+    }
+
+    @Test("Images from other sites become their alt text; relative images stay")
+    func images() {
+        #expect(MarkdownRenderer.html("See ![the *park*](https://example.org/p.png) now") == "<p>See the <em>park</em> now</p>\n")
+        #expect(MarkdownRenderer.html("![x](//evil.example/p.png)") == "<p>x</p>\n")
+        #expect(MarkdownRenderer.html("![x](data:image/png;base64,AAAA)") == "<p>x</p>\n")
+        #expect(MarkdownRenderer.html("![map](map.png)") == "<p><img src=\"map.png\" alt=\"map\" /></p>\n")
+    }
+
+    @Test("GFM extensions work: tables, strikethrough, autolinks, task lists")
+    func extensions() {
+        #expect(MarkdownRenderer.html("| a | b |\n|---|---|\n| 1 | 2 |\n").contains("<table>"))
+        #expect(MarkdownRenderer.html("~~gone~~") == "<p><del>gone</del></p>\n")
+        #expect(MarkdownRenderer.html("www.example.org") == "<p><a href=\"http://www.example.org\">www.example.org</a></p>\n")
+        #expect(MarkdownRenderer.html("- [x] done").contains("checked=\"\" disabled=\"\""))
+    }
+
+    @Test("A wide table header over many lines is not parsed as a table (it took minutes in cmark-gfm 0.29)")
+    func pathologicalTable() {
+        let columns = 10_000
+        var text = "|" + String(repeating: "a|", count: columns) + "\n|" + String(repeating: "-|", count: columns) + "\n"
+        text += String(repeating: "x\n", count: (ExportDecoder.maxMarkdownBytes - text.utf8.count) / 2)
+        #expect(MarkdownRenderer.estimatedTableCells(text) > MarkdownRenderer.maxTableCells)
+        // Were the table extension used, this render alone would take minutes.
+        #expect(!MarkdownRenderer.html(text).contains("<table>"))
+        // An upper bound (edge pipes count as columns): 4 columns × 3 lines from the delimiter row.
+        #expect(MarkdownRenderer.estimatedTableCells("| a | b |\n|---|---|\n| 1 | 2 |\n") == 12)
+        #expect(MarkdownRenderer.html("| a | b |\n|---|---|\n| 1 | 2 |\n").contains("<table>"))
+    }
+
+    @Test("Output is bounded: deep quote nesting gives a short notice instead of megabytes")
+    func amplification() {
+        let text = String(repeating: ">", count: ExportDecoder.maxMarkdownBytes)
+        #expect(MarkdownRenderer.html(text) == MarkdownRenderer.tooComplexNotice)
+    }
+
+    @Test("Concurrent renders give the same result as serial ones (cmark-gfm is not thread-safe)")
+    func concurrency() {
+        let text = "~~strike~~ and www.example.org and | a |\n|---|\n| b |\n"
+        let expected = MarkdownRenderer.html(text)
+        let results = ConcurrentResults<String>(count: 64)
+        DispatchQueue.concurrentPerform(iterations: 64) { results[$0] = MarkdownRenderer.html(text) }
+        #expect(results.values.allSatisfy { $0 == expected })
+    }
+}

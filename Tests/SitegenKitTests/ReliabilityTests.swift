@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+/// A build that fails — bad data, a full disk, a killed process — must leave the published
+/// site exactly as it was (SPEC §6, issue #7).
+@Suite("Failed builds never damage the output", .serialized)
+struct ReliabilityTests {
+    func goldenSite() throws -> TemporarySite {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        return site
+    }
+
+    func output(_ site: TemporarySite) throws -> [String: Data] {
+        try fileTree(site.root.appendingPathComponent("Output"))
+    }
+
+    func leftovers(_ site: TemporarySite) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("sitegen-staging") || $0.contains("sitegen-previous") }
+    }
+
+    @Test("A full disk in the middle of writing: exit 3, previous output intact, staging removed")
+    func diskFull() throws {
+        let site = try goldenSite()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+        let before = try output(site)
+
+        final class Counter: @unchecked Sendable {
+            let lock = NSLock()
+            var writes = 0
+        }
+        let counter = Counter()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.fileSystem = OutputFileSystem { url, bytes in
+            let count = counter.lock.withLock { counter.writes += 1; return counter.writes }
+            if count >= 5 { throw CocoaError(.fileWriteOutOfSpace) }
+            try Data(bytes).write(to: url)
+        }
+        try site.write("Data/votes/new.json", #"{"id": "c0000000-0000-0000-0000-000000000001", "pollId": "7f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_x", "rankings": [1, 0], "votedAt": 0, "modifiedAt": 0}"#)
+        #expect {
+            _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        } throws: { error in
+            guard case BuildFailure.io(let message) = error else { return false }
+            return message.contains("cannot write") && (error as? BuildFailure)?.exitStatus == 3
+        }
+        #expect(try output(site) == before)
+        #expect(try leftovers(site) == [])
+    }
+
+    @Test("SIGKILL during the write phase leaves the previous output; the next build cleans up and succeeds")
+    func killedDuringWrite() throws {
+        let site = try goldenSite()
+        #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
+        let before = try output(site)
+
+        // Enough polls that writing takes a while (each poll writes ~15 files).
+        try site.write("Data/polls/many.json", SiteFactory.polls(count: 1_500))
+        let process = Process()
+        process.executableURL = SitegenProcess.executable
+        process.arguments = ["build"]
+        process.currentDirectoryURL = site.root
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        let staging = site.root.appendingPathComponent(".Output.sitegen-staging")
+        let deadline = Date().addingTimeInterval(60)
+        var killedWhileWriting = false
+        while Date() < deadline && process.isRunning {
+            let written = (FileManager.default.enumerator(atPath: staging.path)?.allObjects.count) ?? 0
+            if written > 200 {
+                kill(process.processIdentifier, SIGKILL)
+                killedWhileWriting = true
+                break
+            }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        #expect(killedWhileWriting, "the build finished before it could be killed mid-write")
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(try output(site) == before)
+        #expect(try leftovers(site) == [".Output.sitegen-staging"])
+
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/polls/many.json"))
+        #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
+        #expect(try leftovers(site) == [])
+        #expect(try output(site) == before)
+    }
+
+    @Test("Two builds started at once on the same output never interleave")
+    func concurrentBuilds() throws {
+        let site = try goldenSite()
+        let results = ConcurrentResults<Int32>(count: 2)
+        let root = site.root
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            results[index] = (try? SitegenProcess.run(["build"], in: root).status) ?? -1
+        }
+        #expect(results.values == [0, 0])
+        // The output is one complete build: exactly the files the manifest lists, with its hashes.
+        let tree = try output(site)
+        let manifest = try JSONSerialization.jsonObject(with: tree["manifest.json"]!) as! [String: Any]
+        let listed = (manifest["outputs"] as! [[String: String]]).map { ($0["path"]!, $0["sha256"]!) }
+        #expect(Set(listed.map(\.0)) == Set(tree.keys).subtracting(["manifest.json"]))
+        for (path, hash) in listed {
+            #expect(sha256Hex(tree[path]!) == hash, "\(path)")
+        }
+        #expect(try leftovers(site) == [])
+    }
+
+    @Test("Output folders that hold or sit inside what sitegen reads are refused", arguments: [
+        ".", "Data", "Data/polls", "Data/polls/out", "Templates", "Templates/x", "..",
+    ])
+    func refusedOutputs(path: String) throws {
+        let site = try goldenSite()
+        let before = try fileTree(site.root)
+        let result = try SitegenProcess.run(["build", "--output", path], in: site.root)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("refusing to use this output folder"))
+        #expect(try fileTree(site.root) == before)
+    }
+}
+
+/// Synthetic exports for tests that need volume.
+enum SiteFactory {
+    static func polls(count: Int) -> String {
+        let trip = { (n: Int, t: Int) in
+            """
+            {"id": "\(String(format: "%08X-0000-4000-8000-%012X", n, t))", "name": "Trip \(t) of poll \(n)",
+             "preferences": {"startDate": "2026-06-12", "endDate": "2026-06-14"},
+             "stops": [{"city": "Chicago", "state": "IL", "latitude": 41.9, "longitude": -87.6, "arrivalDate": "2026-06-12", "departureDate": "2026-06-14", "games": []}]}
+            """
+        }
+        let alphabet = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        let polls = (0..<count).map { n -> String in
+            var code = "", value = n + 100_000
+            for _ in 0..<6 { code.append(alphabet[value % alphabet.count]); value /= alphabet.count }
+            return """
+            {"id": "\(String(format: "%08X-1111-4000-8000-000000000000", n))", "title": "Poll \(n)", "shareCode": "\(code)",
+             "createdAt": "2026-05-01T00:00:00Z", "modifiedAt": "2026-05-01T00:00:00Z",
+             "tripSnapshots": [\(trip(n, 1)), \(trip(n, 2)), \(trip(n, 3))]}
+            """
+        }
+        return "[\n" + polls.joined(separator: ",\n") + "\n]\n"
+    }
+}

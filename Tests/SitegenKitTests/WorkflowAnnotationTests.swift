@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("GitHub workflow annotations")
+struct WorkflowAnnotationTests {
+    @Test("An error with file, line, column and field")
+    func error() {
+        let diagnostic = Diagnostic(.error, file: "Data/votes/v1.json", line: 3, column: 17, field: "[2].rankings",
+                                    message: "expected an array of integers")
+        #expect(WorkflowAnnotation.command(for: diagnostic)
+            == "::error file=Data/votes/v1.json,line=3,col=17::[2].rankings: expected an array of integers")
+    }
+
+    @Test("A warning without a position names only the file; a column without a line is left out")
+    func warning() {
+        #expect(WorkflowAnnotation.command(for: Diagnostic(.warning, file: "Data/trips", message: "input path is not a folder"))
+            == "::warning file=Data/trips::input path is not a folder")
+        #expect(WorkflowAnnotation.command(for: Diagnostic(.warning, file: "a.json", line: 4, message: "m"))
+            == "::warning file=a.json,line=4::m")
+        #expect(WorkflowAnnotation.command(for: Diagnostic(.warning, file: "a.json", column: 4, message: "m"))
+            == "::warning file=a.json::m")
+    }
+
+    @Test("The message escapes %, CR and LF, and keeps : and , as they are")
+    func messageEscaping() {
+        #expect(WorkflowAnnotation.escapedData("100% sure: a, b\r\nnext\rline\nend") == "100%25 sure: a, b%0D%0Anext%0Dline%0Aend")
+        let diagnostic = Diagnostic(.error, file: "site.yml", line: 1, column: 1, message: "50%\n::error::injected")
+        #expect(WorkflowAnnotation.command(for: diagnostic) == "::error file=site.yml,line=1,col=1::50%25%0A::error::injected")
+    }
+
+    @Test("A property value also escapes : and , so a file name cannot add or end properties")
+    func propertyEscaping() {
+        #expect(WorkflowAnnotation.escapedProperty("C:\\data,1%\r\n.json") == "C%3A\\data%2C1%25%0D%0A.json")
+        let diagnostic = Diagnostic(.error, file: "Data/polls/a,line=9:b.json", line: 2, column: 5, message: "bad")
+        #expect(WorkflowAnnotation.command(for: diagnostic) == "::error file=Data/polls/a%2Cline=9%3Ab.json,line=2,col=5::bad")
+    }
+
+    @Test("A problem of no file (an I/O failure)")
+    func noFile() {
+        #expect(WorkflowAnnotation.command(.error, message: "Output: cannot write: disk full\n")
+            == "::error::Output: cannot write: disk full%0A")
+    }
+
+    @Test("Only GITHUB_ACTIONS=true turns annotations on")
+    func enabled() {
+        #expect(WorkflowAnnotation.isEnabled(environment: ["GITHUB_ACTIONS": "true"]))
+        #expect(!WorkflowAnnotation.isEnabled(environment: ["GITHUB_ACTIONS": "false"]))
+        #expect(!WorkflowAnnotation.isEnabled(environment: ["CI": "true"]))
+        #expect(!WorkflowAnnotation.isEnabled(environment: [:]))
+    }
+}
