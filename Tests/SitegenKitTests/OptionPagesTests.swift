@@ -94,27 +94,27 @@ struct OptionPagesTests {
     func cards() throws {
         let (_, tree) = try build()
         let html = try #require(tree["options/boundary-set/best-efficiency/index.html"])
+        // The view marks its ordering fact on the list; CSS highlights that fact on every card.
+        #expect(html.contains(#"<ol class="card-list key-efficiency">"#))
         #expect(html.contains("""
-                <h3 class="card-title"><span class="trip-number">Option 3</span> Five</h3>
-                <p class="meta">Jul 17 – 20, 2026 · MLB</p>
-                <p class="trip-route">Chicago → Milwaukee → chicago</p>
-                <ul class="facts">
-                  <li>2 cities</li>
-                  <li>1 game</li>
-                  <li>500 mi</li>
-                  <li>8 h 20 min driving</li>
-                  <li class="key-fact">500 mi per game</li>
-                </ul>
+          <h3 class="card-title"><span class="trip-number">Option 3</span> Five</h3>
+          <p class="meta">Jul 17 – 20, 2026 · MLB</p>
+          <p class="trip-route">Chicago → Milwaukee → chicago</p>
+          <ul class="facts">
+            <li class="fact-cities">2 cities</li>
+            <li class="fact-games">1 game</li>
+            <li class="fact-miles">500 mi</li>
+            <li>8 h 20 min driving</li>
+            <li class="fact-efficiency">500 mi per game</li>
+          </ul>
         """))
         // Without games there is no miles-per-game fact.
         #expect(html.contains("""
-                  <li>0 games</li>
-                  <li>1,000 mi</li>
-                  <li>16 h 40 min driving</li>
-                </ul>
+            <li class="fact-games">0 games</li>
+            <li class="fact-miles">1,000 mi</li>
+            <li>16 h 40 min driving</li>
+          </ul>
         """))
-        // Option-set trips have no itinerary pages yet: no links in cards.
-        #expect(!html.contains("<span class=\"trip-number\">Option 1</span> <a"))
     }
 
     @Test("Export strings are escaped; the home page lists each option set after the polls")

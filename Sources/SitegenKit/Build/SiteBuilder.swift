@@ -47,11 +47,16 @@ public struct BuildReport: Sendable {
     public var ballots: Int
     public var seconds: Double
     public var wrote: Bool
+    /// Nothing changed since the last build, so nothing was written.
+    public var upToDate = false
 
     /// The closing summary line.
     public var summary: String {
         let what = "\(Formatting.count(pages, "page")) (\(Formatting.count(files, "file"))) from \(Formatting.count(polls, "poll")) and \(Formatting.count(ballots, "ballot"))"
         let time = String(format: "%.2f s", seconds)
+        if upToDate {
+            return "Nothing changed: \(what) for \"\(title)\" already up to date in \(time) → \(displayPath(output))/"
+        }
         return wrote
             ? "Built \(what) for \"\(title)\" in \(time) → \(displayPath(output))/"
             : "Checked \(what) for \"\(title)\" in \(time); nothing written"
@@ -93,6 +98,44 @@ public struct SiteBuilder {
         }
         if let output = options.output { config.output = output.standardizedFileURL }
 
+        // The output lock is taken before anything is read, so a concurrent build of the same
+        // site waits, and the "nothing changed" check below sees a settled output folder.
+        var output: OutputFolder?
+        var fingerprint: BuildFingerprint?
+        var previous: BuildState?
+        if options.write {
+            previous = BuildState.read(for: config.output)
+            let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem, previous: previous?.outputs ?? [:])
+            do {
+                try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
+                try folder.prepare()
+            } catch {
+                throw .io(error.message)
+            }
+            output = folder
+            let current = BuildFingerprint.compute(config: config, options: options)
+            fingerprint = current
+            if let previous, previous.fingerprint == current.value, OutputFolder.isSitegenOutput(config.output),
+               previous.isIntact(config.output) {
+                // Same bytes in, same bytes out: leave every published file (and its mtime) alone.
+                folder.abandon()
+                previous.diagnostics.forEach(log.add)
+                return BuildReport(title: config.title, output: config.output, pages: previous.pages, files: previous.files,
+                                   polls: previous.polls, ballots: previous.ballots, seconds: (clock.now - started).seconds,
+                                   wrote: true, upToDate: true)
+            }
+        }
+        do {
+            return try build(config: config, output: output, fingerprint: fingerprint, clock: clock, started: started, progress: progress)
+        } catch {
+            output?.abandon()
+            throw error
+        }
+    }
+
+    /// Everything after the output folder is locked: read, count, plan, render, write, swap.
+    private func build(config: SiteConfig, output: OutputFolder?, fingerprint: BuildFingerprint?, clock: ContinuousClock,
+                       started: ContinuousClock.Instant, progress: (String) -> Void) throws(BuildFailure) -> BuildReport {
         progress("Loading templates")
         let templates: TemplateSet
         do {
@@ -133,18 +176,11 @@ public struct SiteBuilder {
         let pageCount = files.filter { $0.path.hasSuffix(".html") }.count
         var report = BuildReport(title: config.title, output: config.output, pages: pageCount, files: files.count + 1,
                                  polls: polls.count, ballots: exports.votes.count, seconds: 0, wrote: options.write)
-        guard options.write else {
+        guard let output, let fingerprint else {
             report.seconds = (clock.now - started).seconds
             return report
         }
 
-        let output = OutputFolder(output: config.output, fileSystem: options.fileSystem)
-        do {
-            try output.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
-            try output.prepare()
-        } catch {
-            throw .io(error.message)
-        }
         let kit = RenderKit(config: config, templates: templates,
                             links: SiteLinks(style: config.urls, baseURL: config.baseURL),
                             format: Formatting(timeZone: config.timeZone),
@@ -152,36 +188,46 @@ public struct SiteBuilder {
                             navigation: SitePlan.navigation(for: site))
 
         progress("Rendering \(Formatting.count(files.count, "file"))")
-        let written = ConcurrentResults<(String, String)>(count: files.count)
+        let written = ConcurrentResults<(path: String, file: BuildState.OutputFile)>(count: files.count)
         let failure = ConcurrentResults<String>(count: 1)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             guard failure[0] == nil else { return }
             let file = files[index]
             let bytes = file.make(kit)
+            let hash = sha256Hex(bytes)
             do throws(OutputError) {
-                try output.write(file.path, bytes)
-                written[index] = (file.path, sha256Hex(bytes))
+                try output.write(file.path, bytes, sha256: hash)
+                written[index] = (file.path, BuildState.OutputFile(sha256: hash, size: bytes.count))
             } catch {
                 failure[0] = error.message
             }
         }
         if let message = failure[0] {
-            output.abandon()
             throw .io(message)
         }
 
         progress("Writing manifest")
-        let manifest = Manifest(buildTime: kit.buildTime, inputs: exports.inputFiles(config: config) + pages.map(\.source),
-                                outputs: written.values.map { Manifest.Entry(path: $0.0, sha256: $0.1) },
+        let manifest = Manifest(buildTime: kit.buildTime, inputs: fingerprint.inputs,
+                                outputs: written.values.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
                                 hiddenPrefix: config.listPolls ? nil : "polls/")
+        let manifestBytes = Array(manifest.json.serialized().utf8)
         do {
-            try output.write("manifest.json", Array(manifest.json.serialized().utf8))
+            try output.write("manifest.json", manifestBytes, sha256: sha256Hex(manifestBytes))
             progress("Publishing to \(displayPath(config.output))")
+            // The state is dropped first: a crash between the swap and saving it must not
+            // leave an old fingerprint next to a new site.
+            BuildState.remove(for: config.output)
             try output.commit()
         } catch {
-            output.abandon()
             throw .io(error.message)
         }
+        var outputs = Dictionary(uniqueKeysWithValues: written.values.map { ($0.path, $0.file) })
+        outputs["manifest.json"] = BuildState.OutputFile(sha256: sha256Hex(manifestBytes), size: manifestBytes.count)
+        var state = BuildState(fingerprint: fingerprint.value, pages: report.pages, files: report.files, polls: report.polls,
+                               ballots: report.ballots, diagnostics: log.all, outputs: outputs)
+        state.recordModificationTimes(in: config.output)
+        // Without the state the next build is simply a full one.
+        try? state.write(for: config.output)
         report.seconds = (clock.now - started).seconds
         return report
     }

@@ -74,10 +74,7 @@ public struct ExportLoader: Sendable {
         }
         let lines = LineIndex(bytes)
         var decoder = self.decoder
-        decoder.locator = { offset in
-            let position = lines.position(of: offset)
-            return SourceRef(file: shown, line: position.line, column: position.column)
-        }
+        decoder.locator = { offset in SourceRef(file: shown, offset: offset, index: lines) }
         var fields: [JSONField] = []
         if case .array(let elements) = root.value {
             fields = elements.enumerated().map { JSONField($1, path: JSONPath.root.appending(index: $0)) }
@@ -87,8 +84,7 @@ public struct ExportLoader: Sendable {
         var records: [Record] = []
         records.reserveCapacity(fields.count)
         for field in fields {
-            let position = lines.position(of: field.node.offset)
-            let source = SourceRef(file: shown, line: position.line, column: position.column)
+            let source = SourceRef(file: shown, offset: field.node.offset, index: lines)
             do {
                 records.append(try decode(decoder, field, source))
             } catch {
@@ -128,32 +124,56 @@ public struct ExportLoader: Sendable {
     }
 }
 
-/// Line starts of a file, for turning many offsets into positions cheaply.
-struct LineIndex {
+/// Turns byte offsets of one file into line and column, built on first use. Columns count
+/// Unicode scalars; checkpoints every 4 KiB keep a lookup cheap even in a file that is
+/// one long line (a minified export).
+final class LineIndex: @unchecked Sendable {
     private let bytes: [UInt8]
+    private let lock = NSLock()
+    private var built = false
     private var lineStarts: [Int] = [0]
+    /// Scalars before each 4 KiB block.
+    private var scalarsBeforeBlock: [Int] = [0]
+    private static let blockSize = 4096
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            lineStarts.append(index + 1)
+    }
+
+    private func build() {
+        var scalars = 0
+        for (index, byte) in bytes.enumerated() {
+            if index > 0 && index % Self.blockSize == 0 { scalarsBeforeBlock.append(scalars) }
+            if byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
+            if byte & 0xC0 != 0x80 { scalars += 1 }
         }
+        built = true
+    }
+
+    /// Scalars in bytes[0..<offset].
+    private func scalars(before offset: Int) -> Int {
+        let block = offset / Self.blockSize
+        var count = scalarsBeforeBlock[min(block, scalarsBeforeBlock.count - 1)]
+        var index = min(block, scalarsBeforeBlock.count - 1) * Self.blockSize
+        while index < offset {
+            if bytes[index] & 0xC0 != 0x80 { count += 1 }
+            index += 1
+        }
+        return count
     }
 
     func position(of offset: Int) -> SourcePosition {
+        lock.lock()
+        defer { lock.unlock() }
+        if !built { build() }
+        let offset = min(max(offset, 0), bytes.count)
         var low = 0
         var high = lineStarts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
         }
-        var column = 1
-        var index = lineStarts[low]
-        while index < min(offset, bytes.count) {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
-        }
-        return SourcePosition(line: low + 1, column: column)
+        return SourcePosition(line: low + 1, column: scalars(before: offset) - scalars(before: lineStarts[low]) + 1)
     }
 }
 

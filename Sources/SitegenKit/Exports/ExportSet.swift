@@ -84,22 +84,4 @@ public struct ExportSet: Sendable {
         dates += optionSets.compactMap(\.generatedAt)
         return dates.max() ?? Date(timeIntervalSinceReferenceDate: 0)
     }
-
-    /// Every file the build read, for manifest.json.
-    func inputFiles(config: SiteConfig) -> [InputFile] {
-        var all = files
-        let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
-        var others = [config.file]
-        if let enumerator = FileManager.default.enumerator(at: config.templates, includingPropertiesForKeys: nil) {
-            for case let url as URL in enumerator where !url.hasDirectoryPath {
-                others.append(url)
-            }
-        }
-        for url in others {
-            if let data = try? Data(contentsOf: url) {
-                all.append(InputFile(path: loader.relativePath(of: url), sha256: sha256Hex(data)))
-            }
-        }
-        return all.sorted { $0.path < $1.path }
-    }
 }

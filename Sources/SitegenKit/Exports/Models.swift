@@ -1,15 +1,37 @@
 import Foundation
 
-/// Where a record came from, for warnings raised after loading.
-public struct SourceRef: Sendable, Equatable, Hashable {
+/// Where a record came from, for warnings raised after loading. The line and column are
+/// worked out only when asked for (almost never: only for diagnostics), because doing it
+/// for every record of a large one-line export would cost more than parsing it.
+public struct SourceRef: Sendable, Hashable {
     public let file: String
-    public let line: Int
-    public let column: Int
+    private let offset: Int
+    private let index: LineIndex?
+    private let fixed: SourcePosition?
 
     public init(file: String, line: Int, column: Int) {
         self.file = file
-        self.line = line
-        self.column = column
+        offset = 0
+        index = nil
+        fixed = SourcePosition(line: line, column: column)
+    }
+
+    init(file: String, offset: Int, index: LineIndex) {
+        self.file = file
+        self.offset = offset
+        self.index = index
+        fixed = nil
+    }
+
+    public var position: SourcePosition { fixed ?? index?.position(of: offset) ?? SourcePosition(line: 1, column: 1) }
+    public var line: Int { position.line }
+    public var column: Int { position.column }
+
+    public static func == (a: SourceRef, b: SourceRef) -> Bool { a.file == b.file && a.position == b.position }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+        hasher.combine(column)
     }
 
     public func diagnostic(_ severity: Diagnostic.Severity, field: String = "", _ message: String) -> Diagnostic {

@@ -23,6 +23,17 @@ public enum TripView: String, CaseIterable, Sendable {
         }
     }
 
+    /// The card fact this view orders by, as a CSS class suffix ("none" for the flat order).
+    public var keyFact: String {
+        switch self {
+        case .recommended: return "none"
+        case .mostCities: return "cities"
+        case .mostGames, .leastGames: return "games"
+        case .mostMiles, .leastMiles: return "miles"
+        case .bestEfficiency: return "efficiency"
+        }
+    }
+
     /// One sentence saying how the view orders the trips.
     public var summary: String {
         switch self {

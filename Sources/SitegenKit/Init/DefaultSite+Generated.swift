@@ -334,7 +334,8 @@ h3 { font-size: 1.05rem; margin: 0; }
 .view-links p { margin: 0 0 4px; color: var(--muted); }
 .trip-group { margin-top: 20px; }
 .group-heading { position: sticky; top: 0; z-index: 2; margin: 0 -16px 12px; padding: 10px 16px; background: var(--bg); border-bottom: 1px solid var(--border); }
-.facts li.key-fact { background: var(--accent); color: var(--accent-text); font-weight: 700; }
+/* The fact a view orders by is highlighted; cards are the same HTML in every view. */
+.key-cities .fact-cities, .key-games .fact-games, .key-miles .fact-miles, .key-efficiency .fact-efficiency { background: var(--accent); color: var(--accent-text); font-weight: 700; }
 .trip-route { margin: 6px 0; }
 .trip-views .trip-card .prose { margin-top: 8px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
@@ -342,7 +343,7 @@ h3 { font-size: 1.05rem; margin: 0; }
 @media print {
   .view-tabs, .section-links, .view-links { display: none; }
   .group-heading { position: static; margin: 16px 0 8px; padding: 0; border: 0; }
-  .facts li.key-fact { background: none; color: #000; border: 1px solid #000; }
+  .key-cities .fact-cities, .key-games .fact-games, .key-miles .fact-miles, .key-efficiency .fact-efficiency { background: none; color: #000; border: 1px solid #000; }
 }
 
 /* Itineraries */
@@ -746,6 +747,26 @@ h3 { font-size: 1.05rem; margin: 0; }
 </li>
 
 """#),
+        DefaultSiteFile(path: "Templates/partials/trip-card.mustache", source: "Templates/partials/trip-card.mustache", text: ##"""
+<li class="card trip-card">
+  <h3 class="card-title"><span class="trip-number">{{numberLabel}}</span> {{#href}}<a href="{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}}{{/href}}</h3>
+  <p class="meta">{{dates}}{{#sports}} · {{sports}}{{/sports}}</p>
+  <p class="trip-route">{{route}}</p>
+  <ul class="facts">
+    <li class="fact-cities">{{cities}}</li>
+    <li class="fact-games">{{games}}</li>
+    <li class="fact-miles">{{miles}}</li>
+    <li>{{driving}} driving</li>
+    {{#milesPerGame}}
+    <li class="fact-efficiency">{{milesPerGame}}</li>
+    {{/milesPerGame}}
+  </ul>
+  {{#notesHTML}}
+  <div class="prose small">{{{notesHTML}}}</div>
+  {{/notesHTML}}
+</li>
+
+"""##),
         DefaultSiteFile(path: "Templates/poll.mustache", source: "Templates/poll.mustache", text: ##"""
 {{<layout}}
 {{$main}}
@@ -921,25 +942,9 @@ h3 { font-size: 1.05rem; margin: 0; }
   <div class="trip-group">
     <h2 class="visually-hidden">{{viewLabel}}</h2>
   {{/section}}
-    <ol class="card-list">
+    <ol class="card-list key-{{keyFact}}">
       {{#trips}}
-      <li class="card trip-card">
-        <h3 class="card-title"><span class="trip-number">{{numberLabel}}</span> {{#href}}<a href="{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}}{{/href}}</h3>
-        <p class="meta">{{dates}}{{#sports}} · {{sports}}{{/sports}}</p>
-        <p class="trip-route">{{route}}</p>
-        <ul class="facts">
-          <li{{#keyCities}} class="key-fact"{{/keyCities}}>{{cities}}</li>
-          <li{{#keyGames}} class="key-fact"{{/keyGames}}>{{games}}</li>
-          <li{{#keyMiles}} class="key-fact"{{/keyMiles}}>{{miles}}</li>
-          <li>{{driving}} driving</li>
-          {{#milesPerGame}}
-          <li{{#keyEfficiency}} class="key-fact"{{/keyEfficiency}}>{{milesPerGame}}</li>
-          {{/milesPerGame}}
-        </ul>
-        {{#notesHTML}}
-        <div class="prose small">{{{notesHTML}}}</div>
-        {{/notesHTML}}
-      </li>
+      {{{.}}}
       {{/trips}}
     </ol>
   {{#section}}

@@ -24,7 +24,27 @@ public enum MarkdownRenderer {
     public static let maxOutputBytes = 1 << 20
     public static let tooComplexNotice = "<p><em>This text is too long or complex to show here.</em></p>\n"
 
+    /// Recently rendered texts: a poll's description appears on its page, its seven views
+    /// and its link preview, all planned next to each other. Bounded, so memory stays flat.
+    nonisolated(unsafe) private static var recent: [String: String] = [:]
+    private static let recentLimit = 256
+
     public static func html(_ markdown: String) -> String {
+        lock.lock()
+        if let cached = recent[markdown] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let rendered = render(markdown)
+        lock.withLock {
+            if recent.count >= recentLimit { recent.removeAll(keepingCapacity: true) }
+            recent[markdown] = rendered
+        }
+        return rendered
+    }
+
+    private static func render(_ markdown: String) -> String {
         let tables = estimatedTableCells(markdown) <= maxTableCells
         lock.lock()
         defer { lock.unlock() }

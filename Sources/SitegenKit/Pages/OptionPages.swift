@@ -3,7 +3,7 @@ import Foundation
 /// The grouped views of SPEC §4.2: `/options/SLUG/` and `/options/SLUG/VIEW/` for each
 /// option set, and `/polls/CODE/VIEW/` over each poll's trips.
 enum OptionPages {
-    static let templates = ["trip-views"]
+    static let templates = ["trip-views", "partials/trip-card"]
 
     /// A list of trips to publish in every view, and how its pages are addressed.
     struct TripList: Sendable {
@@ -25,6 +25,8 @@ enum OptionPages {
         var generatedAt: Date?
         var back: (label: String, path: String)?
         var noindex = false
+        /// Each card is rendered once per list and page depth and reused by every view.
+        let cards = RenderedCards()
 
         func path(of view: TripView) -> String {
             view == .recommended && recommendedAtBase ? basePath : basePath + view.rawValue + "/"
@@ -92,9 +94,12 @@ enum OptionPages {
                             description: "\(Formatting.count(list.trips.count, "trip")) in \(list.title). \(summary)")
         meta.noindex = list.noindex
 
+        let cards = list.cards.html(depth: path.split(separator: "/").count) {
+            list.trips.indices.map { kit.templates.render("partials/trip-card", card(list, position: $0, from: path, kit: kit)) }
+        }
         let groups: [[String: Any]] = view.groups(of: list.trips).map { group in
             var row: [String: Any] = [
-                "trips": group.positions.map { card(list, position: $0, from: path, kit: kit) },
+                "trips": group.positions.map { cards[$0] },
             ]
             if let title = group.title, let anchor = group.anchor {
                 row["section"] = ["title": title, "anchor": anchor]
@@ -113,11 +118,8 @@ enum OptionPages {
             "groups": groups,
             "hasTrips": !list.trips.isEmpty,
             "hasSections": groups.contains { $0["section"] != nil },
-            // The fact a view orders by is highlighted on every card.
-            "keyCities": view == .mostCities,
-            "keyGames": view == .mostGames || view == .leastGames,
-            "keyMiles": view == .mostMiles || view == .leastMiles,
-            "keyEfficiency": view == .bestEfficiency,
+            // The fact a view orders by is highlighted on every card (by CSS, see site.css).
+            "keyFact": view.keyFact,
         ]
         if let generatedAt = list.generatedAt {
             context["generated"] = ["text": kit.format.dateTime(generatedAt), "iso": Formatting.iso8601(generatedAt)]
@@ -138,6 +140,21 @@ enum OptionPages {
             card["milesPerGame"] = Formatting.miles(meters: trip.totalDistanceMeters / Double(trip.totalGames)) + " per game"
         }
         return card
+    }
+
+    /// Rendered card HTML by page depth; links in a card are relative, so they depend on it.
+    final class RenderedCards: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byDepth: [Int: [String]] = [:]
+
+        func html(depth: Int, render: () -> [String]) -> [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let cards = byDepth[depth] { return cards }
+            let cards = render()
+            byDepth[depth] = cards
+            return cards
+        }
     }
 
     // MARK: Links from other pages

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Everything a build depends on, hashed into one value: every input file's bytes (site.yml,
+/// templates, exports, pages, the tips file), the options that change output (`--date`,
+/// `--seed`, `SOURCE_DATE_EPOCH`) and the sitegen binary itself.
+public struct BuildFingerprint: Sendable, Equatable {
+    public let value: String
+    /// Every input file with its hash, for manifest.json.
+    public let inputs: [InputFile]
+
+    public static func compute(config: SiteConfig, options: BuildOptions) -> BuildFingerprint {
+        let urls = inputURLs(config)
+        let hashes = ConcurrentResults<InputFile>(count: urls.count)
+        let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
+        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            // An unreadable file hashes as missing; the build proper reports it.
+            let data = (try? Data(contentsOf: urls[index])) ?? Data()
+            hashes[index] = InputFile(path: loader.relativePath(of: urls[index]), sha256: sha256Hex(data))
+        }
+        let inputs = hashes.values.sorted { $0.path < $1.path }
+        var lines = ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())"]
+        lines.append("date \(options.date.map(Formatting.iso8601) ?? "-")")
+        lines.append("seed \(options.seed.map(String.init) ?? "-")")
+        lines.append("epoch \(options.environment["SOURCE_DATE_EPOCH"] ?? "-")")
+        lines += inputs.map { "\($0.path) \($0.sha256)" }
+        return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)), inputs: inputs)
+    }
+
+    static func inputURLs(_ config: SiteConfig) -> [URL] {
+        var urls = [config.file]
+        urls += regularFiles(below: config.templates)
+        let log = DiagnosticLog()
+        for folder in [config.inputs.polls, config.inputs.votes, config.inputs.trips, config.inputs.items,
+                       config.inputs.games, config.inputs.options, config.inputs.convoys] {
+            urls += ExportLoader.jsonFiles(below: folder, log: log)
+        }
+        if let pages = config.pages,
+           let names = try? FileManager.default.contentsOfDirectory(atPath: pages.path) {
+            urls += names.filter { $0.hasSuffix(".md") }.sorted().map { pages.appendingPathComponent($0) }
+        }
+        if let tips = config.tips.file { urls.append(tips) }
+        return urls
+    }
+
+    static func regularFiles(below folder: URL) -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
+        var urls: [URL] = []
+        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            urls.append(url)
+        }
+        return urls.sorted { $0.path < $1.path }
+    }
+
+    /// A new sitegen build may render differently: its size and modification time stand in
+    /// for its bytes (hashing a 20 MB binary on every build would cost more than it saves).
+    static func executableIdentity() -> String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return path }
+        let size = (attributes[.size] as? Int) ?? 0
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(path) \(size) \(modified)"
+    }
+}
+
+/// What the last successful build left, kept beside the output folder and never published
+/// (`.Output.sitegen-state.json`): its fingerprint, its report and warnings, and every
+/// output file's hash and size — unlisted polls included, which manifest.json must not name.
+public struct BuildState: Sendable, Equatable {
+    public struct OutputFile: Sendable, Equatable {
+        public let sha256: String
+        public let size: Int
+        /// Nanoseconds since 1970, read after the swap; 0 when unknown.
+        public var modified: Int = 0
+    }
+
+    public var fingerprint: String
+    public var pages: Int
+    public var files: Int
+    public var polls: Int
+    public var ballots: Int
+    public var diagnostics: [Diagnostic]
+    public var outputs: [String: OutputFile]
+
+    static func url(for output: URL) -> URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-state.json")
+    }
+
+    /// The state of the build that produced `output`, or nil when there is none or it is unreadable.
+    public static func read(for output: URL) -> BuildState? {
+        guard let data = try? Data(contentsOf: url(for: output)), let root = try? JSONParser.parse([UInt8](data)) else { return nil }
+        do throws(FieldError) {
+            let fields = try JSONField(root).object()
+            var outputs: [String: OutputFile] = [:]
+            for entry in try fields.required("outputs").elements() {
+                let entryFields = try entry.object()
+                outputs[try entryFields.required("path").string()] = OutputFile(
+                    sha256: try entryFields.required("sha256").string(), size: try entryFields.required("size").int(),
+                    // A string: nanoseconds since 1970 exceed 2^53, beyond what a JSON number keeps exactly.
+                    modified: Int(try entryFields.required("modified").string()) ?? 0)
+            }
+            let diagnostics = try fields.required("diagnostics").array { (field) throws(FieldError) -> Diagnostic in
+                let d = try field.object()
+                return Diagnostic(try d.required("severity").string() == "error" ? .error : .warning,
+                                  file: try d.required("file").string(), line: try d.optional("line")?.int(),
+                                  column: try d.optional("column")?.int(), field: try d.required("field").string(),
+                                  message: try d.required("message").string())
+            }
+            return BuildState(fingerprint: try fields.required("fingerprint").string(),
+                              pages: try fields.required("pages").int(), files: try fields.required("files").int(),
+                              polls: try fields.required("polls").int(), ballots: try fields.required("ballots").int(),
+                              diagnostics: diagnostics, outputs: outputs)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Every recorded file is still there with its size and modification time (a deleted or
+    /// hand-edited file forces a full build).
+    public func isIntact(_ output: URL) -> Bool {
+        let results = ConcurrentResults<Bool>(count: 1)
+        let entries = Array(outputs)
+        DispatchQueue.concurrentPerform(iterations: max(1, entries.count / 512)) { chunk in
+            let stride = max(1, entries.count / 512)
+            var index = chunk
+            while index < entries.count {
+                let (path, file) = entries[index]
+                var info = stat()
+                if stat(output.appendingPathComponent(path).path, &info) != 0 || Int(info.st_size) != file.size
+                    || Self.nanoseconds(info.st_mtim) != file.modified {
+                    results[0] = false
+                    return
+                }
+                index += stride
+            }
+        }
+        return results[0] ?? true
+    }
+
+    public func write(for output: URL) throws {
+        let json = JSONOutput.object([
+            ("fingerprint", .string(fingerprint)),
+            ("pages", .int(pages)), ("files", .int(files)), ("polls", .int(polls)), ("ballots", .int(ballots)),
+            ("diagnostics", .array(diagnostics.map { d in
+                .object([("severity", .string(d.severity.rawValue)), ("file", .string(d.file)),
+                         ("line", d.line.map { .int($0) } ?? .null), ("column", d.column.map { .int($0) } ?? .null),
+                         ("field", .string(d.field)), ("message", .string(d.message))])
+            })),
+            ("outputs", .array(outputs.keys.sorted().map { path in
+                .object([("path", .string(path)), ("sha256", .string(outputs[path]!.sha256)), ("size", .int(outputs[path]!.size)),
+                         ("modified", .string(String(outputs[path]!.modified)))])
+            })),
+        ])
+        let target = Self.url(for: output)
+        let temporary = target.appendingPathExtension("tmp")
+        try Data(json.serialized().utf8).write(to: temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            throw OutputError(message: "\(displayPath(target)): cannot save build state: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func nanoseconds(_ time: timespec) -> Int {
+        Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
+    }
+
+    /// Records each file's modification time as it now is in the published folder.
+    mutating func recordModificationTimes(in output: URL) {
+        let paths = Array(outputs.keys)
+        let times = ConcurrentResults<Int>(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            var info = stat()
+            times[index] = stat(output.appendingPathComponent(paths[index]).path, &info) == 0 ? Self.nanoseconds(info.st_mtim) : 0
+        }
+        for (index, path) in paths.enumerated() { outputs[path]?.modified = times[index] ?? 0 }
+    }
+
+    public static func remove(for output: URL) {
+        try? FileManager.default.removeItem(at: url(for: output))
+    }
+}
