@@ -211,3 +211,24 @@ struct CalendarFileTests {
         #expect(CalendarFile.escapeText("a\\b;c,d\ne\r\u{7}") == "a\\\\b\\;c\\,d\\ne")
     }
 }
+
+@Suite("Itinerary links from option views")
+struct OptionItineraryLinkTests {
+    @Test("An option whose trip is also exported as an itinerary links to /trips/ID/; others do not link")
+    func optionLinksToItinerary() throws {
+        let site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: T\n")
+        let trip = ExportDecodingTests.tripJSON
+        let other = trip.replacingOccurrences(of: "11111111-1111-1111-1111-11111111111a", with: "22222222-1111-1111-1111-11111111111a")
+            .replacingOccurrences(of: "\"Loop\"", with: "\"Other\"")
+        try site.write("Data/trips/loop.json", trip)
+        try site.write("Data/options/set.json", "{\"id\": \"july\", \"title\": \"July\", \"options\": [\(trip), \(other)]}")
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+        let view = try site.read("Output/options/july/most-games/index.html")
+        #expect(view.contains(#"<a href="../../../trips/11111111-1111-1111-1111-11111111111A/">Loop</a>"#))
+        #expect(view.contains(#"</span> Other</h3>"#))
+        let base = try site.read("Output/options/july/index.html")
+        #expect(base.contains(#"<a href="../../trips/11111111-1111-1111-1111-11111111111A/">Loop</a>"#))
+    }
+}

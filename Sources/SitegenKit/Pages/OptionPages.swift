@@ -44,7 +44,7 @@ enum OptionPages {
     /// Every view of every option set and poll. `plannedPaths` are the files planned so
     /// far: a poll trip links to its itinerary page only when that page is among them.
     static func files(site: SiteModel, plannedPaths: Set<String>) -> [PlannedFile] {
-        var lists = site.optionSets.map(list(for:))
+        var lists = site.optionSets.map { list(for: $0, plannedPaths: plannedPaths) }
         for published in site.polls {
             lists.append(list(for: published, unlisted: !site.config.listPolls, plannedPaths: plannedPaths))
         }
@@ -65,12 +65,16 @@ enum OptionPages {
         return files
     }
 
-    static func list(for set: TripOptionSet) -> TripList {
-        TripList(title: set.title, eyebrow: "Trip options", trips: set.trips, basePath: set.path,
-                 recommendedAtBase: true, numberWord: "Option",
-                 recommendedLabel: TripView.recommended.label, recommendedSummary: TripView.recommended.summary,
-                 // Option-set trips have no itinerary pages yet.
-                 tripPaths: Array(repeating: nil, count: set.trips.count), generatedAt: set.generatedAt)
+    /// An option's card links to `/trips/ID/` when an itinerary export of that trip is published.
+    static func list(for set: TripOptionSet, plannedPaths: Set<String>) -> TripList {
+        let tripPaths = set.trips.map { trip -> String? in
+            let path = "trips/\(trip.id.uuidString)/"
+            return plannedPaths.contains(SiteLinks.file(for: path)) ? path : nil
+        }
+        return TripList(title: set.title, eyebrow: "Trip options", trips: set.trips, basePath: set.path,
+                        recommendedAtBase: true, numberWord: "Option",
+                        recommendedLabel: TripView.recommended.label, recommendedSummary: TripView.recommended.summary,
+                        tripPaths: tripPaths, generatedAt: set.generatedAt)
     }
 
     static func list(for published: PublishedPoll, unlisted: Bool, plannedPaths: Set<String>) -> TripList {
