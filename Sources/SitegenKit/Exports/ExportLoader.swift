@@ -72,7 +72,7 @@ public struct ExportLoader: Sendable {
                                message: "not valid JSON: \(error.message)"))
             return ([], file)
         }
-        let lines = LineIndex(bytes)
+        let lines = LineIndex(path: url.path)
         var decoder = self.decoder
         decoder.locator = { offset in SourceRef(file: shown, offset: offset, index: lines) }
         var fields: [JSONField] = []
@@ -127,8 +127,12 @@ public struct ExportLoader: Sendable {
 /// Turns byte offsets of one file into line and column, built on first use. Columns count
 /// Unicode scalars; checkpoints every 4 KiB keep a lookup cheap even in a file that is
 /// one long line (a minified export).
+///
+/// Built from the file on disk at the first lookup, so a build keeps no export's bytes in
+/// memory for positions that are almost never asked for.
 final class LineIndex: @unchecked Sendable {
-    private let bytes: [UInt8]
+    private var bytes: [UInt8] = []
+    private let path: String?
     private let lock = NSLock()
     private var built = false
     private var lineStarts: [Int] = [0]
@@ -138,9 +142,17 @@ final class LineIndex: @unchecked Sendable {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        path = nil
+    }
+
+    init(path: String) {
+        self.path = path
     }
 
     private func build() {
+        if let path, bytes.isEmpty, let data = FileManager.default.contents(atPath: path) {
+            bytes = [UInt8](data)
+        }
         var scalars = 0
         for (index, byte) in bytes.enumerated() {
             if index > 0 && index % Self.blockSize == 0 { scalarsBeforeBlock.append(scalars) }
