@@ -19,6 +19,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SITEGEN_DEBUG) build --output .build/sample-site
 	scripts/check-site.sh . .build/sample-site
+	scripts/check-accessibility.sh .build/sample-site
 	scripts/lint-workflows.sh
 	scripts/check-hostile.sh $(SITEGEN_DEBUG)
 	$(SWIFT) test --skip-build

@@ -215,7 +215,7 @@ def table(args):
         if s.get("sitegenWarnings"):
             notes.append(f"- N={s['n']}: sitegen reported {s['sitegenWarnings']} warnings on the corpus")
         notes.append(f"- N={s['n']}: {corpus['polls']:,} polls, {corpus['ballots']:,} ballots, "
-                     f"{corpus['itineraries']:,} itineraries, {corpus['optionSets']:,} option sets; "
+                     f"{corpus['itineraries']:,} itineraries, {corpus['optionSets']:,} option set{'' if corpus['optionSets'] == 1 else 's'}; "
                      f"files written: sitegen {s['sitegenFiles']:,}, Hugo {s['hugoFiles']:,}; "
                      f"Markdown rendered: sitegen {corpus['sitegenMarkdownBytes'] / 1e6:.1f} MB, "
                      f"Hugo {corpus['hugoMarkdownBytes'] / 1e6:.1f} MB; output {s['outputBytes'] / 1e6:.0f} MB")

@@ -86,7 +86,10 @@ TEMPLATES=$SRC/Templates
 # ---------------------------------------------------------------- results folder, machine
 
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-OUT=$RESULTS/$STAMP
+# Written as <stamp>.partial and renamed when the run completes: a failed run leaves
+# nothing that looks like a result.
+FINAL=$RESULTS/$STAMP
+OUT=$FINAL.partial
 RAW=$OUT/raw
 mkdir -p "$RAW"
 TRASH=$WORK/trash
@@ -132,11 +135,12 @@ snapshot() {
 
 # peak_rss LABEL OUTFILE COMMAND...: one run under /usr/bin/time -v; fails loudly.
 peak_rss() {
-    local label=$1 file=$2
+    local label=$1 file=$2 status=0
     shift 2
-    if ! /usr/bin/time -v -o "$file" "$@" >"$file.stdout" 2>"$file.stderr"; then
-        cat "$file.stderr" >&2
-        die "$label failed (exit status above; output in $file.stderr)"
+    /usr/bin/time -v -o "$file" "$@" >"$file.stdout" 2>"$file.stderr" || status=$?
+    if [ $status != 0 ]; then
+        tail -n 40 "$file.stderr" >&2
+        die "$label failed with exit status $status (output above; all of it in $file.stderr)"
     fi
 }
 
@@ -177,7 +181,7 @@ for n in "${SIZES[@]}"; do
     # Corpus: regenerated only when generate.py, N or the templates path changed.
     want="$(sha256sum "$HERE/generate.py" | cut -d' ' -f1) $n $TEMPLATES"
     # Earlier outputs are moved aside, not deleted (the trash goes after this size).
-    "$HERE/aside.sh" "$TRASH" "$sg/Output" "$sg/.Output.sitegen-staging" "$sg/.Output.sitegen-previous" \
+    "$HERE/aside.sh" "$TRASH" "$sg/Output" "$sg"/.Output.sitegen-* \
         "$hg/public" "$hg/resources" "$hg/.hugo-cache" "$corpus/cp-floor"
     if [ "$(cat "$corpus/.stamp" 2>/dev/null)" != "$want" ]; then
         say "N=$n: generating the corpus in $corpus"
@@ -192,13 +196,15 @@ for n in "${SIZES[@]}"; do
     rm -rf "$corpus/snapshots"  # small files; not output trees
     sitegen_cmd="$(q "$BIN") build --config $(q "$sg/site.yml") --quiet"
     hugo_cmd="hugo --source $(q "$hg") --cacheDir $(q "$hg/.hugo-cache") --quiet"
-    sitegen_aside="$(q "$HERE/aside.sh") $(q "$TRASH") $(q "$sg/Output") $(q "$sg/.Output.sitegen-staging") $(q "$sg/.Output.sitegen-previous")"
+    # Cold: the output and everything sitegen keeps beside it (staging folder, build state
+    # for incremental publishing, lock) go; the glob is expanded when hyperfine runs it.
+    sitegen_aside="$(q "$HERE/aside.sh") $(q "$TRASH") $(q "$sg/Output") $(q "$sg")/.Output.sitegen-*"
     hugo_aside="$(q "$HERE/aside.sh") $(q "$TRASH") $(q "$hg/public") $(q "$hg/resources") $(q "$hg/.hugo-cache")"
     floor_aside="$(q "$HERE/aside.sh") $(q "$TRASH") $(q "$corpus/cp-floor")"
 
     # 1. One cold build of each under /usr/bin/time -v: checks it works, peak memory, pages.
     say "N=$n: checking sitegen builds the corpus (peak memory run)"
-    "$HERE/aside.sh" "$TRASH" "$sg/Output"
+    "$HERE/aside.sh" "$TRASH" "$sg/Output" "$sg"/.Output.sitegen-*
     peak_rss "sitegen build of $sg" "$RAW/n$n-sitegen.time" "$BIN" build --config "$sg/site.yml"
     tail -n 1 "$RAW/n$n-sitegen.time.stdout" >&2 || true
     warnings=$(grep -c 'warning:' "$RAW/n$n-sitegen.time.stderr" || true)
@@ -267,7 +273,8 @@ done
 
 echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/header.md"
 python3 "$HERE/report.py" table "$OUT" >"$OUT/table.md"
+mv "$OUT" "$FINAL"
 echo
-cat "$OUT/table.md"
+cat "$FINAL/table.md"
 echo
-say "Results: $OUT"
+say "Results: $FINAL"

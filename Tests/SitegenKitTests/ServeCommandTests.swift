@@ -160,7 +160,7 @@ struct ServeCommandTests {
         defer { server.stop() }
 
         let port = try #require(server.waitForPort(), "no Serving line; stdout: \(server.stdout) stderr: \(server.stderr)")
-        #expect(server.stdout.hasPrefix("Built 24 pages (35 files) from 2 polls and 8 ballots for \"Golden Trips\" in "))
+        #expect(server.stdout.hasPrefix("Built 24 pages (30 files) from 2 polls and 8 ballots for \"Golden Trips\" in "))
         #expect(server.stdout.hasSuffix("Serving http://127.0.0.1:\(port)/ — press Ctrl-C to stop\n"))
 
         // Pages, with the reload hook added only as they are served.
@@ -174,7 +174,7 @@ struct ServeCommandTests {
         let builtToken = try LoopbackHTTP.get(ReloadHook.endpoint, port: port).body
         #expect(poll.body == String(decoding: ReloadHook.inject(into: Data(builtPoll.utf8), token: builtToken), as: UTF8.self))
         let written = try fileTree(site.root.appendingPathComponent("Output"))
-        #expect(written.count == 35)
+        #expect(written.count == 30)
         #expect(written.values.allSatisfy { !String(decoding: $0, as: UTF8.self).contains(ReloadHook.marker) })
         #expect(written.values.allSatisfy { !String(decoding: $0, as: UTF8.self).contains("<script") })
 
@@ -190,7 +190,6 @@ struct ServeCommandTests {
         #expect(results.status == 200)
         #expect(results.headers["content-type"] == "application/json")
         #expect(results.body == (try site.read("Output/polls/X7K9M2/results.json")))
-        #expect(try LoopbackHTTP.get("/polls/X7K9M2/trips/1/calendar.ics", port: port).headers["content-type"] == "text/calendar; charset=utf-8")
         #expect(try LoopbackHTTP.get("/assets/site.css", port: port).headers["content-type"] == "text/css; charset=utf-8")
         #expect(try LoopbackHTTP.get("/sitemap.xml", port: port).headers["content-type"] == "application/xml")
         #expect(try LoopbackHTTP.get("/robots.txt", port: port).headers["content-type"] == "text/plain; charset=utf-8")

@@ -98,11 +98,12 @@ body {
 .wrap { max-width: 860px; margin: 0 auto; padding-left: 16px; padding-right: 16px; }
 
 a { color: var(--accent); }
-a:focus-visible, .button:focus-visible {
+a:focus-visible, .table-scroll:focus-visible {
   outline: 3px solid var(--accent);
   outline-offset: 2px;
-  border-radius: 4px;
 }
+/* Plain links get a rounded ring; the skip link, the buttons and the pills keep their own shape. */
+a:not([class]):focus-visible, .site-title:focus-visible { border-radius: 4px; }
 
 .skip-link {
   position: absolute;
@@ -131,6 +132,7 @@ h2 { font-size: 1.3rem; margin: 32px 0 12px; }
 h3 { font-size: 1.05rem; margin: 0; }
 
 .eyebrow { color: var(--muted); font-size: 0.9rem; margin: 0 0 4px; }
+.page-header > .prose { margin-top: 12px; }
 .code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; letter-spacing: 0.08em; font-weight: 600; }
 .lead { font-size: 1.1rem; }
 .prose > :first-child { margin-top: 0; }
@@ -204,6 +206,8 @@ h3 { font-size: 1.05rem; margin: 0; }
 .breakdown caption { text-align: left; color: var(--muted); padding-bottom: 6px; font-size: 0.92rem; }
 .breakdown th, .breakdown td { border: 1px solid var(--border); padding: 6px 10px; text-align: center; }
 .breakdown th[scope="row"] { text-align: left; font-weight: 600; }
+/* Five trips' columns fit a 390 px phone; narrower screens scroll the table (it takes focus for the keyboard). */
+@media (max-width: 480px) { .breakdown th, .breakdown td { padding: 6px; } }
 
 .page-footer { margin-top: 32px; border-top: 1px solid var(--border); padding-top: 16px; }
 .actions { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
@@ -333,6 +337,8 @@ h3 { font-size: 1.05rem; margin: 0; }
 .view-links { margin: 0 0 12px; }
 .view-links p { margin: 0 0 4px; color: var(--muted); }
 .trip-group { margin-top: 20px; }
+/* Focus moving up the page (Shift+Tab) must not land under the sticky heading. */
+.trip-group a { scroll-margin-top: 5rem; }
 .group-heading { position: sticky; top: 0; z-index: 2; margin: 0 -16px 12px; padding: 10px 16px; background: var(--bg); border-bottom: 1px solid var(--border); }
 /* The fact a view orders by is highlighted; cards are the same HTML in every view. */
 .key-cities .fact-cities, .key-games .fact-games, .key-miles .fact-miles, .key-efficiency .fact-efficiency { background: var(--accent); color: var(--accent-text); font-weight: 700; }
@@ -600,7 +606,9 @@ h3 { font-size: 1.05rem; margin: 0; }
     {{#notesHTML}}
     <div class="prose">{{{notesHTML}}}</div>
     {{/notesHTML}}
+    {{#calendarHref}}
     <p class="actions"><a class="button" href="{{calendarHref}}">Add the games to your calendar</a></p>
+    {{/calendarHref}}
   </header>
 
   {{#route}}
@@ -810,9 +818,9 @@ h3 { font-size: 1.05rem; margin: 0; }
   {{#breakdown}}
   <section aria-labelledby="breakdown-heading">
     <h2 id="breakdown-heading">How people ranked the trips</h2>
-    <div class="table-scroll">
+    <div class="table-scroll" role="region" aria-labelledby="breakdown-caption" tabindex="0">
       <table class="breakdown">
-        <caption>Ballots placing each trip at each position</caption>
+        <caption id="breakdown-caption">Ballots placing each trip at each position</caption>
         <thead>
           <tr><th scope="col">Trip</th>{{#positions}}<th scope="col">{{.}}</th>{{/positions}}</tr>
         </thead>

@@ -15,7 +15,9 @@ public struct PublishedItinerary: Sendable {
     /// Catalog games of the trip, for its calendar file.
     public let games: [Game]
 
-    public var calendarPath: String { path + "calendar.ics" }
+    /// The games as a calendar file: published beside itinerary pages (SPEC §5); a poll's
+    /// trip links to its itinerary's file when that trip is also exported as an itinerary.
+    public let calendarPath: String?
 
     /// Lays out every itinerary and every poll trip, reporting fallbacks as warnings.
     public static func publishAll(exports: ExportSet, polls: [PublishedPoll], timeZone: TimeZone, log: DiagnosticLog) -> [PublishedItinerary] {
@@ -24,6 +26,7 @@ public struct PublishedItinerary: Sendable {
 
         var published: [PublishedItinerary] = []
         var reported = Set<String>()
+        let itineraryTrips = Set(exports.itineraries.map(\.trip.id))
         func publish(_ trip: Trip, path: String, origin: Origin, source: SourceRef) {
             let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone)
             for warning in timeline.warnings {
@@ -32,7 +35,13 @@ public struct PublishedItinerary: Sendable {
                 if reported.insert(diagnostic.description).inserted { log.add(diagnostic) }
             }
             let games = trip.stops.flatMap(\.games).compactMap { catalog[$0] }
-            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline, games: games))
+            let calendar: String?
+            switch origin {
+            case .itinerary: calendar = path + "calendar.ics"
+            case .poll: calendar = itineraryTrips.contains(trip.id) ? "trips/\(trip.id.uuidString)/calendar.ics" : nil
+            }
+            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline, games: games,
+                                                calendarPath: calendar))
         }
 
         var byId: [UUID: Itinerary] = [:]

@@ -5,13 +5,14 @@ enum ItineraryPages {
     static let templates = ["itinerary"]
 
     static func files(for published: PublishedItinerary) -> [PlannedFile] {
-        [
-            PlannedFile(path: SiteLinks.file(for: published.path)) { kit in page(published, kit: kit) },
-            PlannedFile(path: published.calendarPath) { kit in
+        var files = [PlannedFile(path: SiteLinks.file(for: published.path)) { kit in page(published, kit: kit) }]
+        if case .itinerary = published.origin, let calendar = published.calendarPath {
+            files.append(PlannedFile(path: calendar) { kit in
                 Array(CalendarFile.ics(trip: published.trip, games: published.games,
                                        calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.buildTime).utf8)
-            },
-        ]
+            })
+        }
+        return files
     }
 
     static func page(_ published: PublishedItinerary, kit: RenderKit) -> [UInt8] {
@@ -29,7 +30,6 @@ enum ItineraryPages {
             "name": trip.name,
             "dates": dates,
             "totals": totals,
-            "calendarHref": kit.href(published.calendarPath, from: path),
             "days": published.timeline.days.map { day in dayContext(day, kit: kit) },
             "unscheduled": published.timeline.unscheduled.map { entryContext($0, kit: kit) },
             "hasUnscheduled": !published.timeline.unscheduled.isEmpty,
@@ -41,6 +41,7 @@ enum ItineraryPages {
             context["eyebrow"] = "Itinerary"
         }
         if let notes = trip.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
+        if let calendar = published.calendarPath { context["calendarHref"] = kit.href(calendar, from: path) }
         if let picture = RoutePicture.make(stops: trip.stops) {
             let route = trip.stops.map(\.city).joined(separator: " → ")
             context["route"] = [
