@@ -13,7 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // site.yml: node-level API gives line/column for every key.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // File-based templates with HTML escaping by default and layout inheritance.
+        // The reference Mustache implementation: tests check that sitegen's renderer
+        // (SitegenKit/Templating) produces the same bytes on every page.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // SHA-256 for manifest.json (CryptoKit is not available on Linux).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -35,7 +36,6 @@ let package = Package(
                 "CMarkGFM",
                 "CFileSwap",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The built-in tip catalog, compiled into the binary so an installed sitegen needs no data files.
@@ -60,7 +60,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SitegenKitTests",
-            dependencies: ["SitegenKit", "SitegenServe"],
+            dependencies: [
+                "SitegenKit",
+                "SitegenServe",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
             exclude: ["Fixtures"]
         ),
     ],

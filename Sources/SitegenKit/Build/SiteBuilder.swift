@@ -32,6 +32,8 @@ public struct BuildOptions: Sendable {
     public var environment: [String: String] = ProcessInfo.processInfo.environment
     /// Where files are written; tests swap in a failing disk.
     public var fileSystem: OutputFileSystem = .disk
+    /// Renders templates instead of sitegen's renderer; tests compare it with swift-mustache.
+    public var templateEngine: TemplateSet.Engine?
 
     public init(configFile: URL) {
         self.configFile = configFile
@@ -139,7 +141,7 @@ public struct SiteBuilder {
         progress("Loading templates")
         let templates: TemplateSet
         do {
-            templates = try TemplateSet.load(from: config.templates, required: SitePlan.requiredTemplates)
+            templates = try TemplateSet.load(from: config.templates, required: SitePlan.requiredTemplates, engine: options.templateEngine)
         } catch {
             throw .configuration(error.diagnostic)
         }

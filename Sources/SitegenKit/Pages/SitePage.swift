@@ -74,7 +74,7 @@ public struct RenderKit: Sendable {
         ]
         if !meta.absoluteLinks, let canonical = links.absolute(meta.path) { layout["canonical"] = canonical }
         context["layout"] = layout
-        return Array(templates.render(template, context).utf8)
+        return templates.renderBytes(template, context)
     }
 
     /// A relative link from the page at `path` to `target`.

@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// A template problem, with file, line and column when known.
 public struct TemplateError: Error, Sendable, CustomStringConvertible {
@@ -7,22 +6,26 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public var description: String { diagnostic.description }
 }
 
-/// The site's Mustache templates, loaded once and shared by every render worker.
+/// The site's Mustache templates, parsed once and shared by every render worker.
 ///
-/// swift-mustache renders a misspelled partial or parent layout as an empty string, so
-/// every `{{> name}}` and `{{< name}}` is checked at load time (FINDINGS).
+/// Mustache renders a misspelled partial or parent layout as an empty string, so every
+/// `{{> name}}` and `{{< name}}` is checked at load time (FINDINGS).
 public struct TemplateSet: Sendable {
-    let library: MustacheLibrary
+    let renderer: MustacheRenderer
     public let names: Set<String>
     public let folder: URL
+    let engine: Engine?
 
-    public static func load(from folder: URL, required: [String]) throws(TemplateError) -> TemplateSet {
+    /// Renders a template by name: a stand-in for sitegen's renderer (tests use swift-mustache).
+    public typealias Engine = @Sendable (_ name: String, _ context: [String: Any]) -> [UInt8]
+
+    public static func load(from folder: URL, required: [String], engine: Engine? = nil) throws(TemplateError) -> TemplateSet {
         let shownFolder = displayPath(folder)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw TemplateError(diagnostic: Diagnostic(.error, file: shownFolder, message: "templates folder not found"))
         }
-        var library = MustacheLibrary()
+        var parsed: [String: [TemplateNode]] = [:]
         var texts: [String: (URL, String)] = [:]
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         var urls: [URL] = []
@@ -39,12 +42,10 @@ public struct TemplateSet: Sendable {
                 throw TemplateError(diagnostic: Diagnostic(.error, file: displayPath(url), message: "cannot read template: \(error.localizedDescription)"))
             }
             do {
-                library.register(try MustacheTemplate(string: text), named: name)
-            } catch let error as MustacheTemplate.ParserError {
-                throw TemplateError(diagnostic: Diagnostic(.error, file: displayPath(url), line: error.context.lineNumber,
-                                                           column: error.context.columnNumber, message: "template syntax error: \(error.error)"))
+                parsed[name] = try MustacheParser.parse(text)
             } catch {
-                throw TemplateError(diagnostic: Diagnostic(.error, file: displayPath(url), message: "template syntax error: \(error)"))
+                throw TemplateError(diagnostic: Diagnostic(.error, file: displayPath(url), line: error.line,
+                                                           column: error.column, message: "template syntax error: \(error.message)"))
             }
             texts[name] = (url, text)
         }
@@ -60,7 +61,7 @@ public struct TemplateSet: Sendable {
                     message: "template \"\(name)\" refers to \"\(reference.name)\", which does not exist in \(shownFolder)"))
             }
         }
-        return TemplateSet(library: library, names: names, folder: folder)
+        return TemplateSet(renderer: MustacheRenderer(templates: parsed), names: names, folder: folder, engine: engine)
     }
 
     /// Partials (`{{> x}}`) and parents (`{{< x}}`) named in a template, with positions.
@@ -84,10 +85,13 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ name: String, _ context: [String: Any]) -> String {
+        String(decoding: renderBytes(name, context), as: UTF8.self)
+    }
+
+    public func renderBytes(_ name: String, _ context: [String: Any]) -> [UInt8] {
         // Names are checked at load time; a missing one here is a programming error.
-        guard let html = library.render(context, withTemplate: name) else {
-            preconditionFailure("template \(name) was not loaded")
-        }
-        return html
+        precondition(names.contains(name), "template \(name) was not loaded")
+        if let engine { return engine(name, context) }
+        return renderer.render(name, context: context)
     }
 }
