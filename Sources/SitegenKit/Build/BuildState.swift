@@ -120,13 +120,14 @@ public struct BuildState: Sendable, Equatable {
     public func isIntact(_ output: URL) -> Bool {
         let results = ConcurrentResults<Bool>(count: 1)
         let entries = Array(outputs)
+        let root = output.path + "/"
         DispatchQueue.concurrentPerform(iterations: max(1, entries.count / 512)) { chunk in
             let stride = max(1, entries.count / 512)
             var index = chunk
             while index < entries.count {
                 let (path, file) = entries[index]
                 var info = stat()
-                if stat(output.appendingPathComponent(path).path, &info) != 0 || Int(info.st_size) != file.size
+                if stat(root + path, &info) != 0 || Int(info.st_size) != file.size
                     || Self.nanoseconds(info.st_mtim) != file.modified {
                     results[0] = false
                     return
@@ -153,7 +154,7 @@ public struct BuildState: Sendable, Equatable {
         ])
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")
-        try Data(json.serialized().utf8).write(to: temporary)
+        try Data(json.bytes()).write(to: temporary)
         guard rename(temporary.path, target.path) == 0 else {
             throw OutputError(message: "\(displayPath(target)): cannot save build state: \(String(cString: strerror(errno)))")
         }
@@ -167,9 +168,10 @@ public struct BuildState: Sendable, Equatable {
     mutating func recordModificationTimes(in output: URL) {
         let paths = Array(outputs.keys)
         let times = ConcurrentResults<Int>(count: paths.count)
+        let root = output.path + "/"
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             var info = stat()
-            times[index] = stat(output.appendingPathComponent(paths[index]).path, &info) == 0 ? Self.nanoseconds(info.st_mtim) : 0
+            times[index] = stat(root + paths[index], &info) == 0 ? Self.nanoseconds(info.st_mtim) : 0
         }
         for (index, path) in paths.enumerated() { outputs[path]?.modified = times[index] ?? 0 }
     }

@@ -88,6 +88,9 @@ public struct SiteBuilder {
         var stageNumber = 0
         func progress(_ name: String) {
             stageNumber += 1
+            if ProcessInfo.processInfo.environment["SITEGEN_RSS"] != nil, let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+                FileHandle.standardError.write(Data((status.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }.joined(separator: " ") + " before \(name)\n").utf8))
+            }
             self.progress(BuildStage(number: stageNumber, count: Self.stageCount(writing: options.write), name: name))
         }
 
@@ -212,7 +215,7 @@ public struct SiteBuilder {
         let manifest = Manifest(buildTime: kit.buildTime, inputs: fingerprint.inputs,
                                 outputs: written.values.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
                                 hiddenPrefix: config.listPolls ? nil : "polls/")
-        let manifestBytes = Array(manifest.json.serialized().utf8)
+        let manifestBytes = manifest.json.bytes()
         do {
             try output.write("manifest.json", manifestBytes, sha256: sha256Hex(manifestBytes))
             progress("Publishing to \(displayPath(config.output))")

@@ -34,10 +34,8 @@ public struct ItineraryTimeline: Sendable {
     public static let maxDays = 366
 
     public static func build(trip: Trip, catalog: [String: Game], items: [CustomItem], timeZone: TimeZone) -> ItineraryTimeline {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let firstDay = dayNumber(trip.preferences.startDate, calendar)
-        let lastDay = min(max(dayNumber(trip.preferences.endDate, calendar), firstDay), firstDay + maxDays - 1)
+        let firstDay = dayNumber(trip.preferences.startDate, timeZone)
+        let lastDay = min(max(dayNumber(trip.preferences.endDate, timeZone), firstDay), firstDay + maxDays - 1)
         let dayCount = lastDay - firstDay + 1
         var warnings: [Warning] = []
         var unscheduled: [Entry] = []
@@ -57,9 +55,7 @@ public struct ItineraryTimeline: Sendable {
         for stop in trip.stops {
             for id in stop.games where seenGames.insert(id).inserted {
                 if let game = catalog[id] {
-                    var local = calendar
-                    local.timeZone = game.timeZone ?? timeZone
-                    let day = dayNumber(game.startTime, local) - firstDay
+                    let day = dayNumber(game.startTime, game.timeZone ?? timeZone) - firstDay
                     if (0..<dayCount).contains(day) {
                         add(.game(game), day: day, key: game.startTime.timeIntervalSince1970)
                     } else {
@@ -67,7 +63,7 @@ public struct ItineraryTimeline: Sendable {
                         warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled"))
                     }
                 } else {
-                    add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, calendar)), key: .infinity)
+                    add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity)
                     warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id"))
                 }
             }
@@ -77,13 +73,13 @@ public struct ItineraryTimeline: Sendable {
         var searchFrom = 0
         for segment in trip.travelSegments {
             if let departure = segment.departureDate {
-                add(.travel(segment), day: clamp(dayNumber(departure, calendar)), key: departure.timeIntervalSince1970)
+                add(.travel(segment), day: clamp(dayNumber(departure, timeZone)), key: departure.timeIntervalSince1970)
                 continue
             }
             let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
             let day: Int
             if let fromIndex {
-                day = clamp(dayNumber(trip.stops[fromIndex].departureDate, calendar))
+                day = clamp(dayNumber(trip.stops[fromIndex].departureDate, timeZone))
                 searchFrom = fromIndex + 1
             } else {
                 day = 0
@@ -145,7 +141,7 @@ public struct ItineraryTimeline: Sendable {
                 if let key, let items = after[key] { entries += items.map { .item($0) } }
             }
             let dayStart = startOfDay(firstDay + index, timeZone)
-            days.append(Day(number: index + 1, date: dayStart, cities: cities(on: firstDay + index, trip: trip, calendar: calendar),
+            days.append(Day(number: index + 1, date: dayStart, cities: cities(on: firstDay + index, trip: trip, timeZone: timeZone),
                             entries: entries))
         }
         // A day between stops (rare in exports) keeps the previous day's city.
@@ -156,10 +152,10 @@ public struct ItineraryTimeline: Sendable {
     }
 
     /// Stops whose stay covers the day, in travel order (a travel day has two).
-    static func cities(on day: Int, trip: Trip, calendar: Calendar) -> [String] {
+    static func cities(on day: Int, trip: Trip, timeZone: TimeZone) -> [String] {
         var cities: [String] = []
         for stop in trip.stops {
-            let arrival = dayNumber(stop.arrivalDate, calendar), departure = dayNumber(stop.departureDate, calendar)
+            let arrival = dayNumber(stop.arrivalDate, timeZone), departure = dayNumber(stop.departureDate, timeZone)
             if arrival <= day && day <= max(arrival, departure) && cities.last != stop.city {
                 cities.append(stop.city)
             }
@@ -167,16 +163,17 @@ public struct ItineraryTimeline: Sendable {
         return cities
     }
 
-    /// Days since 1970-01-01 of the calendar date of `date` in the calendar's zone.
-    static func dayNumber(_ date: Date, _ calendar: Calendar) -> Int {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return daysFromCivil(year: parts.year!, month: parts.month!, day: parts.day!)
+    /// Days since 1970-01-01 of the calendar date of `date` in `zone` (from the zone's
+    /// offset at that instant; Calendar.dateComponents was a hot spot of large builds).
+    static func dayNumber(_ date: Date, _ zone: TimeZone) -> Int {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
+        return seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     }
 
     /// Midnight of a day number in `zone`.
     static func startOfDay(_ day: Int, _ zone: TimeZone) -> Date {
         let (year, month, dayOfMonth) = civilFromDays(day)
         return ExportDateReader(timeZone: zone, numericDates: .reference)
-            .parse(String(format: "%04d-%02d-%02d", year, month, dayOfMonth))!
+            .parse("\(Formatting.padded(year, 4))-\(Formatting.padded(month, 2))-\(Formatting.padded(dayOfMonth, 2))")!
     }
 }

@@ -46,5 +46,5 @@ public struct RoutePicture: Sendable, Equatable {
     }
 
     static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
-    func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    func format(_ value: Double) -> String { Formatting.oneDecimal(value) }
 }

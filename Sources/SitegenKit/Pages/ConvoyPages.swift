@@ -111,7 +111,7 @@ enum ConvoyPages {
             "isOver": vehicle.isOverCapacity,
             "seats": seats,
             // A number we compute, never text from an export: safe in a style attribute.
-            "barWidth": String(format: "%.1f%%", min(Double(used) / Double(capacity), 1) * 100),
+            "barWidth": Formatting.oneDecimal(min(Double(used) / Double(capacity), 1) * 100) + "%",
             "driver": vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
             "hasDriver": vehicle.driver != nil,
             "passengers": vehicle.passengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },

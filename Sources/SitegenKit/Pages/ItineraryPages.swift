@@ -52,9 +52,9 @@ enum ItineraryPages {
                 "points": picture.points.map { point in
                     [
                         "number": point.number, "city": point.city,
-                        "x": String(format: "%.1f", point.x), "y": String(format: "%.1f", point.y),
-                        "labelX": String(format: "%.1f", point.labelOnLeft ? point.x - 15 : point.x + 15),
-                        "labelY": String(format: "%.1f", point.y + 5),
+                        "x": Formatting.oneDecimal(point.x), "y": Formatting.oneDecimal(point.y),
+                        "labelX": Formatting.oneDecimal(point.labelOnLeft ? point.x - 15 : point.x + 15),
+                        "labelY": Formatting.oneDecimal(point.y + 5),
                         "anchor": point.labelOnLeft ? "end" : "start",
                     ] as [String: Any]
                 },

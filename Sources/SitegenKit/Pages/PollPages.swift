@@ -38,7 +38,7 @@ enum PollPages {
                 page(published, unlisted: unlisted, tripPages: tripPages, kit: kit)
             },
             PlannedFile(path: published.path + "results.json") { _ in
-                Array(resultsJSON(published).serialized().utf8)
+                resultsJSON(published).bytes()
             },
         ]
     }
@@ -104,7 +104,7 @@ enum PollPages {
                 "points": Formatting.count(standing.points, "point"),
                 "percent": "\(Int(percent))%",
                 // A number we compute, never text from an export: safe in a style attribute.
-                "barWidth": String(format: "%.1f%%", standing.share * 100),
+                "barWidth": Formatting.oneDecimal(standing.share * 100) + "%",
                 "tripNumber": standing.trip + 1,
             ]
             if tripPages { row["href"] = kit.href("\(path)trips/\(standing.trip + 1)/", from: path) }

@@ -5,7 +5,6 @@ import Foundation
 /// safe to share between render workers (DateFormatter would not be).
 public struct Formatting: Sendable {
     public let timeZone: TimeZone
-    private let calendar: Calendar
 
     private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                                      "August", "September", "October", "November", "December"]
@@ -13,41 +12,52 @@ public struct Formatting: Sendable {
 
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
     }
 
-    public func components(_ date: Date, in zone: TimeZone? = nil) -> DateComponents {
-        var calendar = self.calendar
-        if let zone { calendar.timeZone = zone }
-        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
+    /// A date's wall-clock fields in a zone. Worked out from the zone's offset at that
+    /// instant: Calendar.dateComponents cost a noticeable share of a large build.
+    public struct LocalTime: Equatable {
+        public let year, month, day, hour, minute: Int
+        /// 1 = Sunday … 7 = Saturday, as in Calendar.
+        public let weekday: Int
+    }
+
+    public func components(_ date: Date, in zone: TimeZone? = nil) -> LocalTime {
+        let offset = (zone ?? timeZone).secondsFromGMT(for: date)
+        let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + offset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        // 1970-01-01 was a Thursday (5).
+        let weekday = ((days % 7) + 7 + 4) % 7 + 1
+        return LocalTime(year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60,
+                         weekday: weekday)
     }
 
     /// "June 12, 2026"
     public func longDate(_ date: Date) -> String {
         let c = components(date)
-        return "\(Self.monthNames[c.month! - 1]) \(c.day!), \(c.year!)"
+        return "\(Self.monthNames[c.month - 1]) \(c.day), \(c.year)"
     }
 
     /// "Jun 12"
     public func shortDate(_ date: Date) -> String {
         let c = components(date)
-        return "\(Self.monthNames[c.month! - 1].prefix(3)) \(c.day!)"
+        return "\(Self.monthNames[c.month - 1].prefix(3)) \(c.day)"
     }
 
     /// "Friday"
     public func weekday(_ date: Date) -> String {
-        Self.weekdayNames[components(date).weekday! - 1]
+        Self.weekdayNames[components(date).weekday - 1]
     }
 
     /// "Jun 12 – 18, 2026", "Jun 28 – Jul 3, 2026"
     public func dateRange(_ start: Date, _ end: Date) -> String {
         let a = components(start), b = components(end)
-        let startText = "\(Self.monthNames[a.month! - 1].prefix(3)) \(a.day!)"
-        if a.year == b.year && a.month == b.month && a.day == b.day { return "\(startText), \(a.year!)" }
-        let endText = a.month == b.month && a.year == b.year ? "\(b.day!)" : "\(Self.monthNames[b.month! - 1].prefix(3)) \(b.day!)"
-        let yearText = a.year == b.year ? ", \(b.year!)" : ", \(a.year!) – \(endText), \(b.year!)"
+        let startText = "\(Self.monthNames[a.month - 1].prefix(3)) \(a.day)"
+        if a.year == b.year && a.month == b.month && a.day == b.day { return "\(startText), \(a.year)" }
+        let endText = a.month == b.month && a.year == b.year ? "\(b.day)" : "\(Self.monthNames[b.month - 1].prefix(3)) \(b.day)"
+        let yearText = a.year == b.year ? ", \(b.year)" : ", \(a.year) – \(endText), \(b.year)"
         return a.year == b.year ? "\(startText) – \(endText)\(yearText)" : "\(startText)\(yearText)"
     }
 
@@ -55,9 +65,9 @@ public struct Formatting: Sendable {
     public func time(_ date: Date, in zone: TimeZone? = nil) -> String {
         let zone = zone ?? timeZone
         let c = components(date, in: zone)
-        let hour12 = (c.hour! + 11) % 12 + 1
-        let suffix = c.hour! < 12 ? "AM" : "PM"
-        let minute = c.minute! < 10 ? "0\(c.minute!)" : "\(c.minute!)"
+        let hour12 = (c.hour + 11) % 12 + 1
+        let suffix = c.hour < 12 ? "AM" : "PM"
+        let minute = c.minute < 10 ? "0\(c.minute)" : "\(c.minute)"
         return "\(hour12):\(minute) \(suffix) \(abbreviation(zone, at: date))"
     }
 
@@ -71,7 +81,7 @@ public struct Formatting: Sendable {
     /// where it has no letters (e.g. "GMT+1") the offset is shown as "UTC+1".
     public func abbreviation(_ zone: TimeZone, at date: Date) -> String {
         let style: NSTimeZone.NameStyle = zone.isDaylightSavingTime(for: date) ? .shortDaylightSaving : .shortStandard
-        if let letters = zone.localizedName(for: style, locale: Self.english), !letters.hasPrefix("GMT+"), !letters.hasPrefix("GMT-"),
+        if let letters = Self.shortNames.name(zone, style), !letters.hasPrefix("GMT+"), !letters.hasPrefix("GMT-"),
            !letters.contains(" ") {
             return letters
         }
@@ -82,7 +92,23 @@ public struct Formatting: Sendable {
         return "UTC\(sign)\(hours)" + (minutes == 0 ? "" : ":\(minutes < 10 ? "0" : "")\(minutes)")
     }
 
-    private static let english = Locale(identifier: "en_US")
+    private static let shortNames = ZoneNames()
+
+    /// ICU's English short zone names, looked up once per zone and style (each lookup
+    /// loads locale data).
+    private final class ZoneNames: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [String: String?] = [:]
+        private let english = Locale(identifier: "en_US")
+
+        func name(_ zone: TimeZone, _ style: NSTimeZone.NameStyle) -> String? {
+            let key = "\(zone.identifier) \(style == .shortDaylightSaving ? "daylight" : "standard")"
+            if let known = lock.withLock({ names[key] }) { return known }
+            let name = zone.localizedName(for: style, locale: english)
+            lock.withLock { names[key] = name }
+            return name
+        }
+    }
 
     /// "2026-06-01T12:00:00Z" (for datetime attributes and JSON).
     public static func iso8601(_ date: Date) -> String {
@@ -90,8 +116,23 @@ public struct Formatting: Sendable {
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
         let (y, m, d) = civilFromDays(days)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d,
-                      secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
+        return "\(padded(y, 4))-\(padded(m, 2))-\(padded(d, 2))T\(padded(secondOfDay / 3600, 2)):"
+            + "\(padded(secondOfDay % 3600 / 60, 2)):\(padded(secondOfDay % 60, 2))Z"
+    }
+
+    /// `value` with leading zeros to `width` digits, like "%0*d" for non-negative values.
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// One decimal place, as "%.1f" prints it (SVG coordinates, bar widths), without the
+    /// cost of String(format:).
+    public static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
+        let tenths = Int((value * 10).rounded(.toNearestOrEven))
+        let sign = tenths < 0 ? "-" : (value.sign == .minus && tenths == 0 ? "-" : "")
+        return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 
     /// "1,234"
