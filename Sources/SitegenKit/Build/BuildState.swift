@@ -164,18 +164,6 @@ public struct BuildState: Sendable, Equatable {
         Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
     }
 
-    /// Records each file's modification time as it now is in the published folder.
-    mutating func recordModificationTimes(in output: URL) {
-        let paths = Array(outputs.keys)
-        let times = ConcurrentResults<Int>(count: paths.count)
-        let root = output.path + "/"
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            var info = stat()
-            times[index] = stat(root + paths[index], &info) == 0 ? Self.nanoseconds(info.st_mtim) : 0
-        }
-        for (index, path) in paths.enumerated() { outputs[path]?.modified = times[index] ?? 0 }
-    }
-
     public static func remove(for output: URL) {
         try? FileManager.default.removeItem(at: url(for: output))
     }

@@ -88,9 +88,6 @@ public struct SiteBuilder {
         var stageNumber = 0
         func progress(_ name: String) {
             stageNumber += 1
-            if ProcessInfo.processInfo.environment["SITEGEN_RSS"] != nil, let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
-                FileHandle.standardError.write(Data((status.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }.joined(separator: " ") + " before \(name)\n").utf8))
-            }
             self.progress(BuildStage(number: stageNumber, count: Self.stageCount(writing: options.write), name: name))
         }
 
@@ -201,8 +198,8 @@ public struct SiteBuilder {
             let bytes = file.make(kit)
             let hash = sha256Hex(bytes)
             do throws(OutputError) {
-                try output.write(file.path, bytes, sha256: hash)
-                written[index] = (file.path, BuildState.OutputFile(sha256: hash, size: bytes.count))
+                let modified = try output.write(file.path, bytes, sha256: hash)
+                written[index] = (file.path, BuildState.OutputFile(sha256: hash, size: bytes.count, modified: modified))
             } catch {
                 failure[0] = error.message
             }
@@ -216,8 +213,9 @@ public struct SiteBuilder {
                                 outputs: written.values.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
                                 hiddenPrefix: config.listPolls ? nil : "polls/")
         let manifestBytes = manifest.json.bytes()
+        var manifestModified = 0
         do {
-            try output.write("manifest.json", manifestBytes, sha256: sha256Hex(manifestBytes))
+            manifestModified = try output.write("manifest.json", manifestBytes, sha256: sha256Hex(manifestBytes))
             progress("Publishing to \(displayPath(config.output))")
             // The state is dropped first: a crash between the swap and saving it must not
             // leave an old fingerprint next to a new site.
@@ -227,10 +225,10 @@ public struct SiteBuilder {
             throw .io(error.message)
         }
         var outputs = Dictionary(uniqueKeysWithValues: written.values.map { ($0.path, $0.file) })
-        outputs["manifest.json"] = BuildState.OutputFile(sha256: sha256Hex(manifestBytes), size: manifestBytes.count)
-        var state = BuildState(fingerprint: fingerprint.value, pages: report.pages, files: report.files, polls: report.polls,
+        outputs["manifest.json"] = BuildState.OutputFile(sha256: sha256Hex(manifestBytes), size: manifestBytes.count,
+                                                         modified: manifestModified)
+        let state = BuildState(fingerprint: fingerprint.value, pages: report.pages, files: report.files, polls: report.polls,
                                ballots: report.ballots, diagnostics: log.all, outputs: outputs)
-        state.recordModificationTimes(in: config.output)
         // Without the state the next build is simply a full one.
         try? state.write(for: config.output)
         report.seconds = (clock.now - started).seconds
@@ -253,10 +251,17 @@ public struct SiteBuilder {
         for file in files {
             guard SafePath.isSafe(file.path) else { throw .io("refusing to write outside the output folder: \(file.path)") }
             // Hosts on case-insensitive file systems would merge paths that differ in case.
-            guard seen.insert(file.path.lowercased()).inserted else {
+            guard seen.insert(Self.caseFolded(file.path)).inserted else {
                 throw .io("two files of the site would be written to \(file.path)")
             }
         }
+    }
+
+    /// Lower-cased, with a fast path for ASCII paths (nearly all of them).
+    static func caseFolded(_ path: String) -> String {
+        let bytes = Array(path.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return path.lowercased() }
+        return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     static func readAssets(_ folder: URL) throws -> [SiteModel.Asset] {

@@ -66,10 +66,15 @@ public struct ExportSet: Sendable {
             }
             votesByPoll[vote.pollId, default: []].append(vote)
         }
-        return polls.sorted { $0.shareCode < $1.shareCode }.map { poll in
-            PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, votes: votesByPoll[poll.id] ?? [],
-                                                                minBallotsForBreakdown: minBallotsForBreakdown))
+        let sorted = polls.sorted { $0.shareCode < $1.shareCode }
+        let ballots = votesByPoll
+        let published = ConcurrentResults<PublishedPoll>(count: sorted.count)
+        DispatchQueue.concurrentPerform(iterations: sorted.count) { index in
+            let poll = sorted[index]
+            published[index] = PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, votes: ballots[poll.id] ?? [],
+                                                                                minBallotsForBreakdown: minBallotsForBreakdown))
         }
+        return published.values
     }
 
     /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,

@@ -166,14 +166,12 @@ public struct ItineraryTimeline: Sendable {
     /// Days since 1970-01-01 of the calendar date of `date` in `zone` (from the zone's
     /// offset at that instant; Calendar.dateComponents was a hot spot of large builds).
     static func dayNumber(_ date: Date, _ zone: TimeZone) -> Int {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + ZoneOffsets.shared.seconds(zone, at: date)
         return seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     }
 
     /// Midnight of a day number in `zone`.
     static func startOfDay(_ day: Int, _ zone: TimeZone) -> Date {
-        let (year, month, dayOfMonth) = civilFromDays(day)
-        return ExportDateReader(timeZone: zone, numericDates: .reference)
-            .parse("\(Formatting.padded(year, 4))-\(Formatting.padded(month, 2))-\(Formatting.padded(dayOfMonth, 2))")!
+        ExportDateReader(timeZone: zone, numericDates: .reference).localMidnightOrTime(days: day, secondsOfDay: 0)
     }
 }

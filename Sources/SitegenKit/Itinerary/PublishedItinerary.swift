@@ -11,7 +11,6 @@ public struct PublishedItinerary: Sendable {
     public let path: String
     public let origin: Origin
     public let trip: Trip
-    public let timeline: ItineraryTimeline
     /// Catalog games of the trip, for its calendar file.
     public let games: [Game]
 
@@ -19,29 +18,34 @@ public struct PublishedItinerary: Sendable {
     /// trip links to its itinerary's file when that trip is also exported as an itinerary.
     public let calendarPath: String?
 
-    /// Lays out every itinerary and every poll trip, reporting fallbacks as warnings.
+    private let catalog: [String: Game]
+    private let items: [CustomItem]
+    private let timeZone: TimeZone
+
+    /// Laid out when its page is rendered, then dropped: holding every trip's timeline for
+    /// the whole build made memory grow with the site (160 MB at 10,000 polls).
+    public var timeline: ItineraryTimeline {
+        ItineraryTimeline.build(trip: trip, catalog: catalog, items: items, timeZone: timeZone)
+    }
+
+    /// Lays out every itinerary and every poll trip (in parallel), reporting fallbacks as warnings.
     public static func publishAll(exports: ExportSet, polls: [PublishedPoll], timeZone: TimeZone, log: DiagnosticLog) -> [PublishedItinerary] {
         let catalog = gameCatalog(exports.games, log: log)
         let itemsByTrip = Dictionary(grouping: exports.customItems, by: \.tripId)
+        let itineraryTrips = Set(exports.itineraries.map(\.trip.id))
 
         var published: [PublishedItinerary] = []
-        var reported = Set<String>()
-        let itineraryTrips = Set(exports.itineraries.map(\.trip.id))
+        var sources: [SourceRef] = []
         func publish(_ trip: Trip, path: String, origin: Origin, source: SourceRef) {
-            let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone)
-            for warning in timeline.warnings {
-                let diagnostic = (warning.source ?? source).diagnostic(.warning, warning.message)
-                // The same trip may appear in a poll and as an itinerary: warn once.
-                if reported.insert(diagnostic.description).inserted { log.add(diagnostic) }
-            }
             let games = trip.stops.flatMap(\.games).compactMap { catalog[$0] }
             let calendar: String?
             switch origin {
             case .itinerary: calendar = path + "calendar.ics"
             case .poll: calendar = itineraryTrips.contains(trip.id) ? "trips/\(trip.id.uuidString)/calendar.ics" : nil
             }
-            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline, games: games,
-                                                calendarPath: calendar))
+            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, games: games, calendarPath: calendar,
+                                                catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone))
+            sources.append(source)
         }
 
         var byId: [UUID: Itinerary] = [:]
@@ -59,6 +63,22 @@ public struct PublishedItinerary: Sendable {
                 publish(trip, path: "\(poll.path)trips/\(index + 1)/",
                         origin: .poll(title: poll.poll.title, path: poll.path, number: index + 1, count: poll.poll.trips.count),
                         source: poll.poll.source)
+            }
+        }
+
+        // Every timeline is laid out once now for its warnings (`sitegen check` reports them
+        // too), and again when its page is rendered.
+        let laidOut = published
+        let warnings = ConcurrentResults<[ItineraryTimeline.Warning]>(count: laidOut.count)
+        DispatchQueue.concurrentPerform(iterations: laidOut.count) { index in
+            warnings[index] = laidOut[index].timeline.warnings
+        }
+        var reported = Set<String>()
+        for (index, source) in sources.enumerated() {
+            for warning in warnings[index] ?? [] {
+                let diagnostic = (warning.source ?? source).diagnostic(.warning, warning.message)
+                // The same trip may appear in a poll and as an itinerary: warn once.
+                if reported.insert(diagnostic.description).inserted { log.add(diagnostic) }
             }
         }
 

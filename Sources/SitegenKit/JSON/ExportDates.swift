@@ -83,11 +83,11 @@ public struct ExportDateReader: Sendable {
     }
 
     /// A wall-clock time in the site's zone, as an instant.
-    private func localMidnightOrTime(days: Int, secondsOfDay: Double) -> Date {
+    func localMidnightOrTime(days: Int, secondsOfDay: Double) -> Date {
         let wallClock = Double(days * 86_400) + secondsOfDay
         // Two passes settle the offset around DST changes.
-        var guess = wallClock - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallClock)))
-        guess = wallClock - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: guess)))
+        var guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: wallClock)))
+        guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: guess)))
         return Date(timeIntervalSince1970: guess)
     }
 }

@@ -35,7 +35,7 @@ public struct JSONField: Sendable {
     /// A string that must not be blank (names, titles).
     public func text() throws(FieldError) -> String {
         let text = try string()
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw error("must not be empty") }
+        if text.unicodeScalars.allSatisfy(\.properties.isWhitespace) { throw error("must not be empty") }
         return text
     }
 
@@ -118,8 +118,8 @@ extension JSONNode.Value {
         case .array(let nodes):
             return .array(nodes.map { JSONNode($0.value.reanchored(at: offset), offset: offset) })
         case .object(let object):
-            return .object(JSONObject(members: object.members.mapValues {
-                JSONNode($0.value.reanchored(at: offset), offset: offset)
+            return .object(JSONObject(members: object.members.map {
+                (key: $0.key, value: JSONNode($0.value.value.reanchored(at: offset), offset: offset))
             }))
         default:
             return self

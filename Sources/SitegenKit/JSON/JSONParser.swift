@@ -66,7 +66,8 @@ public struct JSONParser {
         let start = index
         try enterNesting()
         index += 1  // {
-        var members: [String: JSONNode] = [:]
+        var members: [(key: String, value: JSONNode)] = []
+        var keys = Set<String>()   // duplicate check for large objects only
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
@@ -83,10 +84,17 @@ public struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if members[key] != nil {
+            let duplicate: Bool
+            if members.count < JSONObject.indexThreshold {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if keys.isEmpty { keys = Set(members.map(\.key)) }
+                duplicate = !keys.insert(key).inserted
+            }
+            if duplicate {
                 throw Failure(offset: keyOffset, message: "duplicate key \"\(key)\"")
             }
-            members[key] = value
+            members.append((key: key, value: value))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):

@@ -33,11 +33,33 @@ public struct JSONNode: Sendable {
     }
 }
 
-/// Object members by key. Keys are unique: the parser rejects duplicates.
+/// Object members by key, in document order. Keys are unique: the parser rejects duplicates.
+///
+/// Export objects have a dozen keys or so: a list searched in order is cheaper to build and
+/// to query than a dictionary (hashing every key of every object was a tenth of reading a
+/// large export). Objects with many members also get a dictionary index.
 public struct JSONObject: Sendable {
-    public let members: [String: JSONNode]
+    public let members: [(key: String, value: JSONNode)]
+    private let index: [String: Int]?
 
-    public subscript(key: String) -> JSONNode? { members[key] }
+    static let indexThreshold = 24
+
+    public init(members: [(key: String, value: JSONNode)]) {
+        self.members = members
+        if members.count > Self.indexThreshold {
+            var index: [String: Int] = [:]
+            for (position, member) in members.enumerated() where index[member.key] == nil { index[member.key] = position }
+            self.index = index
+        } else {
+            index = nil
+        }
+    }
+
+    public subscript(key: String) -> JSONNode? {
+        if let index { return index[key].map { members[$0].value } }
+        for member in members where member.key == key { return member.value }
+        return nil
+    }
 }
 
 /// Where a value sits in a document, e.g. `[2].tripSnapshots[0].name`.

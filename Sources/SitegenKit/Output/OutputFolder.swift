@@ -131,9 +131,10 @@ public final class OutputFolder: @unchecked Sendable {
     /// A file identical to the previous build's is hard-linked from the published folder
     /// instead: it keeps its bytes, inode and modification time, so a sync to a host (rsync,
     /// S3) sees it unchanged. Identity is checked byte for byte, not only by recorded hash.
-    /// Returns true when the file was linked.
+    /// Returns the file's modification time (nanoseconds since 1970), which the build state
+    /// records so the next build can tell whether the published file was touched.
     @discardableResult
-    public func write(_ path: String, _ bytes: [UInt8], sha256: String? = nil) throws(OutputError) -> Bool {
+    public func write(_ path: String, _ bytes: [UInt8], sha256: String? = nil) throws(OutputError) -> Int {
         // Paths are joined as strings: Foundation's URL handling cost a noticeable share of
         // large builds.
         let target = stagingPath + "/" + path
@@ -145,14 +146,21 @@ public final class OutputFolder: @unchecked Sendable {
                 let published = outputPath + "/" + path
                 if let current = FileManager.default.contents(atPath: published), current.elementsEqual(bytes),
                    link(published, target) == 0 {
-                    return true
+                    return Self.modificationTime(target)
                 }
             }
             try fileSystem.writeFile(target, bytes)
-            return false
+            return Self.modificationTime(target)
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
         }
+    }
+
+    /// Nanoseconds since 1970, or 0 when the file cannot be read. Renaming the staging
+    /// folder into place later does not change it.
+    static func modificationTime(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? BuildState.nanoseconds(info.st_mtim) : 0
     }
 
     /// Swaps the staged site into place and removes the previous one.

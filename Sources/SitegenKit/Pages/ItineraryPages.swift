@@ -17,6 +17,7 @@ enum ItineraryPages {
 
     static func page(_ published: PublishedItinerary, kit: RenderKit) -> [UInt8] {
         let trip = published.trip, path = published.path, format = kit.format
+        let timeline = published.timeline
         let dates = format.dateRange(trip.preferences.startDate, trip.preferences.endDate)
         let totals = [
             Formatting.count(trip.totalGames, "game"),
@@ -30,9 +31,9 @@ enum ItineraryPages {
             "name": trip.name,
             "dates": dates,
             "totals": totals,
-            "days": published.timeline.days.map { day in dayContext(day, kit: kit) },
-            "unscheduled": published.timeline.unscheduled.map { entryContext($0, kit: kit) },
-            "hasUnscheduled": !published.timeline.unscheduled.isEmpty,
+            "days": timeline.days.map { day in dayContext(day, kit: kit) },
+            "unscheduled": timeline.unscheduled.map { entryContext($0, kit: kit) },
+            "hasUnscheduled": !timeline.unscheduled.isEmpty,
         ]
         if case .poll(let title, let pollPath, let number, let count) = published.origin {
             context["poll"] = ["title": title, "href": kit.href(pollPath, from: path), "number": number, "count": count] as [String: Any]

@@ -23,7 +23,7 @@ public struct Formatting: Sendable {
     }
 
     public func components(_ date: Date, in zone: TimeZone? = nil) -> LocalTime {
-        let offset = (zone ?? timeZone).secondsFromGMT(for: date)
+        let offset = ZoneOffsets.shared.seconds(zone ?? timeZone, at: date)
         let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + offset
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -80,12 +80,13 @@ public struct Formatting: Sendable {
     /// `abbreviation(for:)` with "GMT-5", so the short names come from ICU's English data;
     /// where it has no letters (e.g. "GMT+1") the offset is shown as "UTC+1".
     public func abbreviation(_ zone: TimeZone, at date: Date) -> String {
-        let style: NSTimeZone.NameStyle = zone.isDaylightSavingTime(for: date) ? .shortDaylightSaving : .shortStandard
+        let offset = ZoneOffsets.shared.offset(zone, at: date)
+        let style: NSTimeZone.NameStyle = offset.isDaylightSaving ? .shortDaylightSaving : .shortStandard
         if let letters = Self.shortNames.name(zone, style), !letters.hasPrefix("GMT+"), !letters.hasPrefix("GMT-"),
            !letters.contains(" ") {
             return letters
         }
-        let seconds = zone.secondsFromGMT(for: date)
+        let seconds = offset.seconds
         if seconds == 0 { return "UTC" }
         let sign = seconds < 0 ? "−" : "+"
         let hours = abs(seconds) / 3600, minutes = abs(seconds) % 3600 / 60

@@ -21,15 +21,32 @@ struct MustacheRenderer: Sendable {
     func render(_ name: String, context: [String: Any]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(32 * 1024)
-        var frame = Frame(stack: [context], indentation: nil, overrides: nil)
+        var frame = Frame(stack: [ContextItem(context)], indentation: nil, overrides: nil)
         render(templates[name] ?? [], frame: &frame, into: &output)
         return output
     }
 
     /// What a template renders against: the context stack, the indentation of the
     /// standalone partials it sits in, and the blocks its children override.
+    /// A context on the stack, cast to a dictionary once when it is pushed rather than at
+    /// every lookup that passes it.
+    private struct ContextItem {
+        let value: Any
+        let dictionary: [String: Any]?
+
+        init(_ value: Any) {
+            self.value = value
+            dictionary = value as? [String: Any]
+        }
+
+        init(_ dictionary: [String: Any]) {
+            value = dictionary
+            self.dictionary = dictionary
+        }
+    }
+
     private struct Frame {
-        var stack: [Any]
+        var stack: [ContextItem]
         var indentation: String?
         var overrides: [String: [TemplateNode]]?
     }
@@ -68,11 +85,11 @@ struct MustacheRenderer: Sendable {
             case let flag as Bool:
                 if flag { render(body, frame: &frame, into: &output) }
             case let items as [[String: Any]]:
-                for item in items { renderPushing(item, body, frame: &frame, into: &output) }
+                for item in items { renderPushing(ContextItem(item), body, frame: &frame, into: &output) }
             case let items as [Any]:
-                for item in items { renderPushing(item, body, frame: &frame, into: &output) }
+                for item in items { renderPushing(ContextItem(item), body, frame: &frame, into: &output) }
             case let value?:
-                renderPushing(value, body, frame: &frame, into: &output)
+                renderPushing(ContextItem(value), body, frame: &frame, into: &output)
             }
 
         case .invertedSection(let name, let body):
@@ -103,24 +120,24 @@ struct MustacheRenderer: Sendable {
         }
     }
 
-    private func renderPushing(_ item: Any, _ body: [TemplateNode], frame: inout Frame, into output: inout [UInt8]) {
+    private func renderPushing(_ item: ContextItem, _ body: [TemplateNode], frame: inout Frame, into output: inout [UInt8]) {
         frame.stack.append(item)
         render(body, frame: &frame, into: &output)
         frame.stack.removeLast()
     }
 
-    private func lookUp(_ name: TemplateName, in stack: [Any]) -> Any? {
-        guard let first = name.parts.first else { return stack.last }
+    private func lookUp(_ name: TemplateName, in stack: [ContextItem]) -> Any? {
+        guard let first = name.parts.first else { return stack.last?.value }
         var value: Any?
         if name.searchesStack {
-            for object in stack.reversed() {
-                if let found = child(first, of: object) {
+            for item in stack.reversed() {
+                if let found = item.dictionary?[first] {
                     value = found
                     break
                 }
             }
         } else if let top = stack.last {
-            value = child(first, of: top)
+            value = top.dictionary?[first]
         }
         for part in name.parts.dropFirst() {
             guard let object = value else { return nil }
