@@ -147,12 +147,16 @@ public struct SiteBuilder {
         }
 
         progress("Reading exports")
-        let exports = ExportSet.load(config: config, log: log)
+        var exports = ExportSet.load(config: config, log: log)
         progress("Reading pages")
         let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
 
         progress("Counting votes")
         let polls = exports.publishedPolls(minBallotsForBreakdown: config.minBallotsForBreakdown, log: log)
+        // Ballots are counted: only their number and dates are needed from here on.
+        let ballots = exports.votes.count
+        let buildTime = exports.buildTime(environment: options.environment)
+        exports.votes = []
         if log.hasErrors { throw .inputErrors(count: log.errorCount) }
 
         let assets: [SiteModel.Asset]
@@ -164,7 +168,7 @@ public struct SiteBuilder {
         progress("Laying out itineraries")
         let itineraries = PublishedItinerary.publishAll(exports: exports, polls: polls, timeZone: config.timeZone, log: log)
         progress("Choosing tips")
-        let tips = Self.publishedTips(config: config, options: options, buildTime: exports.buildTime(environment: options.environment), log: log)
+        let tips = Self.publishedTips(config: config, options: options, buildTime: buildTime, log: log)
         if log.hasErrors { throw .inputErrors(count: log.errorCount) }
         var site = SiteModel(config: config, tips: tips, polls: polls, assets: assets,
                              convoys: ConvoyPages.sorted(exports.convoys),
@@ -173,11 +177,11 @@ public struct SiteBuilder {
         site.pages = pages
 
         progress("Planning pages")
-        let files = SitePlan.files(for: site)
+        var files = SitePlan.files(for: site)
         try Self.checkPaths(files)
         let pageCount = files.filter { $0.path.hasSuffix(".html") }.count
         var report = BuildReport(title: config.title, output: config.output, pages: pageCount, files: files.count + 1,
-                                 polls: polls.count, ballots: exports.votes.count, seconds: 0, wrote: options.write)
+                                 polls: polls.count, ballots: ballots, seconds: 0, wrote: options.write)
         guard let output, let fingerprint else {
             report.seconds = (clock.now - started).seconds
             return report
@@ -186,15 +190,18 @@ public struct SiteBuilder {
         let kit = RenderKit(config: config, templates: templates,
                             links: SiteLinks(style: config.urls, baseURL: config.baseURL),
                             format: Formatting(timeZone: config.timeZone),
-                            buildTime: exports.buildTime(environment: options.environment),
+                            buildTime: buildTime,
                             navigation: SitePlan.navigation(for: site))
 
         progress("Rendering \(Formatting.count(files.count, "file"))")
-        let written = ConcurrentResults<(path: String, file: BuildState.OutputFile)>(count: files.count)
+        let fileCount = files.count
+        let written = ConcurrentResults<(path: String, file: BuildState.OutputFile)>(count: fileCount)
         let failure = ConcurrentResults<String>(count: 1)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+        let pending = PendingFiles(files)
+        files = []
+        DispatchQueue.concurrentPerform(iterations: fileCount) { index in
             guard failure[0] == nil else { return }
-            let file = files[index]
+            let file = pending.take(index)
             let bytes = file.make(kit)
             let hash = sha256Hex(bytes)
             do throws(OutputError) {
@@ -270,6 +277,22 @@ public struct SiteBuilder {
             .filter { !$0.hasPrefix(".") && SafePath.isSafe($0) }
             .sorted()
             .map { SiteModel.Asset(name: $0, bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+    }
+}
+
+/// The planned files, each handed out once and then forgotten, so what a page's closure
+/// holds (a poll, its rendered trip cards) is freed as soon as its last file is written.
+private final class PendingFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [PlannedFile?]
+
+    init(_ files: [PlannedFile]) { self.files = files }
+
+    func take(_ index: Int) -> PlannedFile {
+        lock.withLock {
+            defer { files[index] = nil }
+            return files[index]!
+        }
     }
 }
 

@@ -12,7 +12,7 @@ public struct PublishedItinerary: Sendable {
     public let origin: Origin
     public let trip: Trip
     /// Catalog games of the trip, for its calendar file.
-    public let games: [Game]
+    public var games: [Game] { trip.stops.flatMap(\.games).compactMap { catalog[$0] } }
 
     /// The games as a calendar file: published beside itinerary pages (SPEC §5); a poll's
     /// trip links to its itinerary's file when that trip is also exported as an itinerary.
@@ -37,13 +37,12 @@ public struct PublishedItinerary: Sendable {
         var published: [PublishedItinerary] = []
         var sources: [SourceRef] = []
         func publish(_ trip: Trip, path: String, origin: Origin, source: SourceRef) {
-            let games = trip.stops.flatMap(\.games).compactMap { catalog[$0] }
             let calendar: String?
             switch origin {
             case .itinerary: calendar = path + "calendar.ics"
             case .poll: calendar = itineraryTrips.contains(trip.id) ? "trips/\(trip.id.uuidString)/calendar.ics" : nil
             }
-            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, games: games, calendarPath: calendar,
+            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, calendarPath: calendar,
                                                 catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone))
             sources.append(source)
         }

@@ -116,27 +116,32 @@ public enum MarkdownRenderer {
     /// Columns of the widest table delimiter row times the lines that follow it: the
     /// number of cells the table extension would produce, at most.
     static func estimatedTableCells(_ markdown: String) -> Int {
-        let lines = markdown.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        var worst = 0
-        for (index, line) in lines.enumerated() where isDelimiterRow(line) {
-            let columns = line.filter { $0 == "|" }.count + 1
-            worst = max(worst, columns * (lines.count - index))
-        }
-        return worst
-    }
-
-    /// A GFM table delimiter row such as `|---|:-:|` or `--- | ---`.
-    static func isDelimiterRow(_ line: Substring) -> Bool {
-        var sawDash = false, sawPipe = false
-        for character in line {
-            switch character {
-            case "-": sawDash = true
-            case "|": sawPipe = true
-            case ":", " ", "\t": continue
-            default: return false
+        // Lines as cmark sees them (\n, \r\n or \r end a line), scanned as bytes.
+        var rows: [(pipes: Int, isDelimiter: Bool)] = []
+        var pipes = 0, sawDash = false, onlyDelimiterBytes = true
+        var previous: UInt8 = 0
+        for byte in markdown.utf8 {
+            if byte == UInt8(ascii: "\n") && previous == UInt8(ascii: "\r") {
+                previous = byte
+                continue
+            }
+            previous = byte
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                rows.append((pipes, onlyDelimiterBytes && sawDash && pipes > 0))
+                pipes = 0; sawDash = false; onlyDelimiterBytes = true
+            case UInt8(ascii: "-"): sawDash = true
+            case UInt8(ascii: "|"): pipes += 1
+            case UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"): break
+            default: onlyDelimiterBytes = false
             }
         }
-        return sawDash && sawPipe
+        rows.append((pipes, onlyDelimiterBytes && sawDash && pipes > 0))
+        var worst = 0
+        for (index, row) in rows.enumerated() where row.isDelimiter {
+            worst = max(worst, (row.pipes + 1) * (rows.count - index))
+        }
+        return worst
     }
 
     /// One line of plain text from Markdown, for meta descriptions and link previews:

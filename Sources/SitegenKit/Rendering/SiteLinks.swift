@@ -7,9 +7,12 @@ public struct SiteLinks: Sendable {
     public let style: SiteConfig.URLStyle
     public let baseURL: URL?
 
+    private let baseText: String?
+
     public init(style: SiteConfig.URLStyle, baseURL: URL?) {
         self.style = style
         self.baseURL = baseURL
+        baseText = baseURL?.absoluteString
     }
 
     /// The file a page path is written to: "polls/ABC/" → "polls/ABC/index.html".
@@ -33,7 +36,21 @@ public struct SiteLinks: Sendable {
 
     /// The absolute URL of `target`, when baseURL is set.
     public func absolute(_ target: String) -> String? {
-        guard let baseURL else { return nil }
-        return baseURL.absoluteString + rootRelative(target).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+        guard let baseText else { return nil }
+        let path = rootRelative(target)
+        // Output paths are nearly always made of share codes, UUIDs and slugs, which need no
+        // percent-encoding; Foundation's encoder is slow enough to show in large builds.
+        if path.utf8.allSatisfy(Self.isPlainPathByte) { return baseText + path }
+        return baseText + path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+    }
+
+    private static func isPlainPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
     }
 }
