@@ -139,7 +139,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     public func write(for output: URL) throws {
-        let json = JSONOutput.object([
+        let head = JSONOutput.object([
             ("fingerprint", .string(fingerprint)),
             ("pages", .int(pages)), ("files", .int(files)), ("polls", .int(polls)), ("ballots", .int(ballots)),
             ("diagnostics", .array(diagnostics.map { d in
@@ -147,14 +147,21 @@ public struct BuildState: Sendable, Equatable {
                          ("line", d.line.map { .int($0) } ?? .null), ("column", d.column.map { .int($0) } ?? .null),
                          ("field", .string(d.field)), ("message", .string(d.message))])
             })),
-            ("outputs", .array(outputs.keys.sorted().map { path in
-                .object([("path", .string(path)), ("sha256", .string(outputs[path]!.sha256)), ("size", .int(outputs[path]!.size)),
-                         ("modified", .string(String(outputs[path]!.modified)))])
-            })),
-        ])
+        ]).bytes()
+        // Every output file, one compact line each, written straight out: as a tree of
+        // JSONOutput values, 140,000 entries took a second to build and serialize.
+        var json = Array(head.dropLast(3))   // "\n}\n": the object continues
+        json += ",\n  \"outputs\": [".utf8
+        for (index, path) in outputs.keys.sorted().enumerated() {
+            let file = outputs[path]!
+            json += (index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ").utf8
+            JSONOutput.appendString(path, to: &json)
+            json += ", \"sha256\": \"\(file.sha256)\", \"size\": \(file.size), \"modified\": \"\(file.modified)\"}".utf8
+        }
+        json += "\n  ]\n}\n".utf8
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")
-        try Data(json.bytes()).write(to: temporary)
+        try Data(json).write(to: temporary)
         guard rename(temporary.path, target.path) == 0 else {
             throw OutputError(message: "\(displayPath(target)): cannot save build state: \(String(cString: strerror(errno)))")
         }

@@ -216,8 +216,9 @@ public struct SiteBuilder {
         }
 
         progress("Writing manifest")
+        let writtenFiles = written.values
         let manifest = Manifest(buildTime: kit.buildTime, inputs: fingerprint.inputs,
-                                outputs: written.values.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
+                                outputs: writtenFiles.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
                                 hiddenPrefix: config.listPolls ? nil : "polls/")
         let manifestBytes = manifest.json.bytes()
         var manifestModified = 0
@@ -231,7 +232,7 @@ public struct SiteBuilder {
         } catch {
             throw .io(error.message)
         }
-        var outputs = Dictionary(uniqueKeysWithValues: written.values.map { ($0.path, $0.file) })
+        var outputs = Dictionary(uniqueKeysWithValues: writtenFiles.map { ($0.path, $0.file) })
         outputs["manifest.json"] = BuildState.OutputFile(sha256: sha256Hex(manifestBytes), size: manifestBytes.count,
                                                          modified: manifestModified)
         let state = BuildState(fingerprint: fingerprint.value, pages: report.pages, files: report.files, polls: report.polls,

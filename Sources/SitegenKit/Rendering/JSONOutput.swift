@@ -33,7 +33,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
         case .bool(let value): out += (value ? "true" : "false").utf8
         case .int(let value): out += String(value).utf8
         case .double(let value): out += (value.isFinite ? "\(value)" : "null").utf8
-        case .string(let value): Self.writeString(value, to: &out)
+        case .string(let value): Self.appendString(value, to: &out)
         case .array(let values):
             if values.isEmpty { out += "[]".utf8; return }
             // Arrays of scalars stay on one line ("rankCounts": [2, 2, 0]).
@@ -59,7 +59,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
             out += "{\n".utf8
             for (index, (key, value)) in members.enumerated() {
                 Self.writeIndent(indent + 1, to: &out)
-                Self.writeString(key, to: &out)
+                Self.appendString(key, to: &out)
                 out += ": ".utf8
                 value.write(to: &out, indent: indent + 1)
                 out += (index == members.count - 1 ? "\n" : ",\n").utf8
@@ -83,7 +83,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
     /// Escapes quotes, backslashes and control characters, and also `<`, `>` and `&`, so
     /// the output is safe even if someone inlines it into HTML; U+2028 and U+2029 too, for
     /// old JavaScript parsers.
-    private static func writeString(_ value: String, to out: inout [UInt8]) {
+    static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in
