@@ -38,6 +38,7 @@ struct ReliabilityTests {
             // Unchanged files are hard-linked, not written: only the changed ones reach this disk.
             if count >= 2 { throw CocoaError(.fileWriteOutOfSpace) }
             try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return 0
         }
         try site.write("Data/votes/new.json", #"{"id": "c0000000-0000-0000-0000-000000000001", "pollId": "7f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_x", "rankings": [1, 0], "votedAt": 0, "modifiedAt": 0}"#)
         #expect {

@@ -9,10 +9,11 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 
 /// File writing as a value, so a test can make the disk fail at the Nth file.
 public struct OutputFileSystem: Sendable {
-    /// Writes bytes to a file path.
-    public var writeFile: @Sendable (String, [UInt8]) throws -> Void
+    /// Writes bytes to a file path; returns its modification time in nanoseconds since 1970,
+    /// or 0 when unknown (it is then read from the file).
+    public var writeFile: @Sendable (String, [UInt8]) throws -> Int
 
-    public init(writeFile: @escaping @Sendable (String, [UInt8]) throws -> Void) {
+    public init(writeFile: @escaping @Sendable (String, [UInt8]) throws -> Int) {
         self.writeFile = writeFile
     }
 
@@ -34,6 +35,8 @@ public struct OutputFileSystem: Sendable {
                 written += result
             }
         }
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? BuildState.nanoseconds(info.st_mtim) : 0
     }
 }
 
@@ -149,8 +152,8 @@ public final class OutputFolder: @unchecked Sendable {
                     return Self.modificationTime(target)
                 }
             }
-            try fileSystem.writeFile(target, bytes)
-            return Self.modificationTime(target)
+            let modified = try fileSystem.writeFile(target, bytes)
+            return modified != 0 ? modified : Self.modificationTime(target)
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
         }
