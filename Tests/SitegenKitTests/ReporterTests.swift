@@ -216,8 +216,8 @@ struct ReporterCommandLineTests {
         #expect(lines.allSatisfy { $0.wholeMatch(of: pattern) != nil }, "\(lines)")
         let names = lines.compactMap { $0.wholeMatch(of: pattern).map { String($0.1) } }
             .map { $0.wholeMatch(of: /Rendering [\d,]+ files/) != nil ? "Rendering N files" : $0 }
-        #expect(names == ["Reading site.yml", "Loading templates", "Reading exports", "Reading pages", "Counting votes",
-                          "Laying out itineraries", "Choosing tips", "Planning pages", "Rendering N files",
+        #expect(names == ["Reading site.yml", "Loading templates", "Reading exports", "Reading pages",
+                          "Laying out itineraries", "Writing polls", "Choosing tips", "Planning pages", "Rendering N files",
                           "Writing manifest", "Publishing to Output"])
     }
 

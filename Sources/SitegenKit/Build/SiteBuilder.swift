@@ -150,15 +150,6 @@ public struct SiteBuilder {
         var exports = ExportSet.load(config: config, log: log)
         progress("Reading pages")
         let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
-
-        progress("Counting votes")
-        let polls = exports.publishedPolls(minBallotsForBreakdown: config.minBallotsForBreakdown, log: log)
-        // Ballots are counted: only their number and dates are needed from here on.
-        let ballots = exports.votes.count
-        let buildTime = exports.buildTime(environment: options.environment)
-        exports.votes = []
-        if log.hasErrors { throw .inputErrors(count: log.errorCount) }
-
         let assets: [SiteModel.Asset]
         do {
             assets = try Self.readAssets(config.templates.appendingPathComponent("assets"))
@@ -166,33 +157,55 @@ public struct SiteBuilder {
             throw .io("\(displayPath(config.templates))/assets: cannot read: \(error.localizedDescription)")
         }
         progress("Laying out itineraries")
-        let itineraries = PublishedItinerary.publishAll(exports: exports, polls: polls, timeZone: config.timeZone, log: log)
+        let layout = ItineraryLayout(exports: exports, timeZone: config.timeZone, log: log)
+        let itineraries = layout.itineraries(exports.itineraries)
+
+        // Polls: read, counted, laid out and written one file at a time (PollStream). After
+        // an input error they are still read and checked, so every error is reported, but
+        // nothing more is written.
+        progress(options.write ? "Writing polls" : "Checking polls")
+        let navigation = SitePlan.navigation(pages: pages)
+        let pollKit = RenderKit(config: config, templates: templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
+                                format: Formatting(timeZone: config.timeZone), buildTime: nil, navigation: navigation)
+        let paths = PlannedPaths()
+        let stream = PollStream(config: config, loader: ExportSet.loader(config: config, log: log), votes: exports.votesByPoll,
+                                layout: layout, paths: paths, log: log)
+        var writer: PollStream.Writer?
+        if let output {
+            writer = { file throws(OutputError) in try Self.write(file, kit: pollKit, to: output) }
+        }
+        let polls = stream.run(exports.pollFiles, writer: writer)
+        ExportSet.checkUniqueness(polls.summaries, log: log)
+        exports.reportOrphanVotes(pollIds: Set(polls.summaries.map(\.id)), log: log)
+        layout.reportOrphanItems(exports.customItems,
+                                 knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
+        let ballots = exports.votes.count
+        let buildTime = exports.buildTime(environment: options.environment, pollDates: polls.summaries.map(\.modifiedAt))
+        exports.votes = []
+
         progress("Choosing tips")
         let tips = Self.publishedTips(config: config, options: options, buildTime: buildTime, log: log)
         if log.hasErrors { throw .inputErrors(count: log.errorCount) }
-        var site = SiteModel(config: config, tips: tips, polls: polls, assets: assets,
-                             convoys: ConvoyPages.sorted(exports.convoys),
-                             optionSets: exports.optionSets,
-                             itineraries: itineraries)
+        if let message = polls.failure { throw .io(message) }
+        var site = SiteModel(config: config, tips: tips, polls: polls.summaries.sorted { $0.shareCode < $1.shareCode },
+                             assets: assets, convoys: ConvoyPages.sorted(exports.convoys),
+                             optionSets: exports.optionSets, itineraries: itineraries)
         site.pages = pages
 
         progress("Planning pages")
-        var files = SitePlan.files(for: site)
-        try Self.checkPaths(files)
-        let pageCount = files.filter { $0.path.hasSuffix(".html") }.count
-        var report = BuildReport(title: config.title, output: config.output, pages: pageCount, files: files.count + 1,
-                                 polls: polls.count, ballots: ballots, seconds: 0, wrote: options.write)
+        var files = SitePlan.files(for: site, pollPages: polls.pagePaths)
+        if let message = paths.claim(files.map(\.path)) { throw .io(message) }
+        let pageCount = files.count { $0.path.hasSuffix(".html") } + polls.pages
+        var report = BuildReport(title: config.title, output: config.output, pages: pageCount,
+                                 files: files.count + polls.files + 1, polls: polls.summaries.count, ballots: ballots,
+                                 seconds: 0, wrote: options.write)
         guard let output, let fingerprint else {
             report.seconds = (clock.now - started).seconds
             return report
         }
 
-        let kit = RenderKit(config: config, templates: templates,
-                            links: SiteLinks(style: config.urls, baseURL: config.baseURL),
-                            format: Formatting(timeZone: config.timeZone),
-                            buildTime: buildTime,
-                            navigation: SitePlan.navigation(for: site))
-
+        let kit = RenderKit(config: config, templates: templates, links: pollKit.links, format: pollKit.format,
+                            buildTime: buildTime, navigation: navigation)
         progress("Rendering \(Formatting.count(files.count, "file"))")
         let fileCount = files.count
         let written = ConcurrentResults<(path: String, file: BuildState.OutputFile)>(count: fileCount)
@@ -202,11 +215,8 @@ public struct SiteBuilder {
         DispatchQueue.concurrentPerform(iterations: fileCount) { index in
             guard failure[0] == nil else { return }
             let file = pending.take(index)
-            let bytes = file.make(kit)
-            let hash = sha256Hex(bytes)
             do throws(OutputError) {
-                let modified = try output.write(file.path, bytes, sha256: hash)
-                written[index] = (file.path, BuildState.OutputFile(sha256: hash, size: bytes.count, modified: modified))
+                written[index] = (file.path, try Self.write(file, kit: kit, to: output))
             } catch {
                 failure[0] = error.message
             }
@@ -216,8 +226,8 @@ public struct SiteBuilder {
         }
 
         progress("Writing manifest")
-        let writtenFiles = written.values
-        let manifest = Manifest(buildTime: kit.buildTime, inputs: fingerprint.inputs,
+        let writtenFiles = polls.written + written.values
+        let manifest = Manifest(buildTime: buildTime, inputs: fingerprint.inputs,
                                 outputs: writtenFiles.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
                                 hiddenPrefix: config.listPolls ? nil : "polls/")
         let manifestBytes = manifest.json.bytes()
@@ -243,6 +253,14 @@ public struct SiteBuilder {
         return report
     }
 
+    /// Renders a planned file, hashes it and writes it (or links the previous build's copy).
+    static func write(_ file: PlannedFile, kit: RenderKit, to output: OutputFolder) throws(OutputError) -> BuildState.OutputFile {
+        let bytes = file.make(kit)
+        let hash = sha256Hex(bytes)
+        let modified = try output.write(file.path, bytes, sha256: hash)
+        return BuildState.OutputFile(sha256: hash, size: bytes.count, modified: modified)
+    }
+
     /// The catalog (built in, or `tips.file`) and today's featured tips: the step is the UTC
     /// day number of `--date`, else of the build time; `--seed` overrides `tips.seed`.
     static func publishedTips(config: SiteConfig, options: BuildOptions, buildTime: Date, log: DiagnosticLog) -> PublishedTips {
@@ -252,24 +270,6 @@ public struct SiteBuilder {
         let step = config.tips.rotation == .daily ? TipRotation.dayNumber(date.timeIntervalSince1970) : 0
         let featured = rotation.featuredIndices(count: catalog.tips.count, step: step).map { catalog.tips[$0] }
         return PublishedTips(catalog: catalog, featured: featured, date: date, rotation: config.tips.rotation)
-    }
-
-    static func checkPaths(_ files: [PlannedFile]) throws(BuildFailure) {
-        var seen = Set<String>()
-        for file in files {
-            guard SafePath.isSafe(file.path) else { throw .io("refusing to write outside the output folder: \(file.path)") }
-            // Hosts on case-insensitive file systems would merge paths that differ in case.
-            guard seen.insert(Self.caseFolded(file.path)).inserted else {
-                throw .io("two files of the site would be written to \(file.path)")
-            }
-        }
-    }
-
-    /// Lower-cased, with a fast path for ASCII paths (nearly all of them).
-    static func caseFolded(_ path: String) -> String {
-        let bytes = Array(path.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return path.lowercased() }
-        return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     static func readAssets(_ folder: URL) throws -> [SiteModel.Asset] {

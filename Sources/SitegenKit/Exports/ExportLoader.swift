@@ -45,7 +45,7 @@ public struct ExportLoader: Sendable {
         return (records, files)
     }
 
-    private func loadFile<Record>(
+    func loadFile<Record>(
         _ url: URL,
         decode: (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
     ) -> ([Record], InputFile?) {

@@ -11,81 +11,90 @@ public struct PublishedItinerary: Sendable {
     public let path: String
     public let origin: Origin
     public let trip: Trip
+    public let timeline: ItineraryTimeline
     /// Catalog games of the trip, for its calendar file.
-    public var games: [Game] { trip.stops.flatMap(\.games).compactMap { catalog[$0] } }
+    public let games: [Game]
 
     /// The games as a calendar file: published beside itinerary pages (SPEC §5); a poll's
     /// trip links to its itinerary's file when that trip is also exported as an itinerary.
     public let calendarPath: String?
+}
 
-    private let catalog: [String: Game]
-    private let items: [CustomItem]
-    private let timeZone: TimeZone
+/// Lays out trips day by day: the itinerary exports, and each poll's trips as its poll is
+/// published (polls stream through the build, so their trips are laid out then).
+///
+/// A timeline's fallbacks are warnings; the same trip may appear in a poll and as an
+/// itinerary, so each warning is reported once.
+public final class ItineraryLayout: @unchecked Sendable {
+    let catalog: [String: Game]
+    let itemsByTrip: [String: [CustomItem]]
+    /// Trips exported as itineraries: a poll's copy links to their calendar.
+    let itineraryTrips: Set<UUID>
+    let timeZone: TimeZone
+    private let log: DiagnosticLog
+    private let lock = NSLock()
+    private var reported = Set<String>()
 
-    /// Laid out when its page is rendered, then dropped: holding every trip's timeline for
-    /// the whole build made memory grow with the site (160 MB at 10,000 polls).
-    public var timeline: ItineraryTimeline {
-        ItineraryTimeline.build(trip: trip, catalog: catalog, items: items, timeZone: timeZone)
+    public init(exports: ExportSet, timeZone: TimeZone, log: DiagnosticLog) {
+        catalog = Self.gameCatalog(exports.games, log: log)
+        itemsByTrip = Dictionary(grouping: exports.customItems, by: \.tripId)
+        itineraryTrips = Set(exports.itineraries.map(\.trip.id))
+        self.timeZone = timeZone
+        self.log = log
     }
 
-    /// Lays out every itinerary and every poll trip (in parallel), reporting fallbacks as warnings.
-    public static func publishAll(exports: ExportSet, polls: [PublishedPoll], timeZone: TimeZone, log: DiagnosticLog) -> [PublishedItinerary] {
-        let catalog = gameCatalog(exports.games, log: log)
-        let itemsByTrip = Dictionary(grouping: exports.customItems, by: \.tripId)
-        let itineraryTrips = Set(exports.itineraries.map(\.trip.id))
-
-        var published: [PublishedItinerary] = []
-        var sources: [SourceRef] = []
-        func publish(_ trip: Trip, path: String, origin: Origin, source: SourceRef) {
-            let calendar: String?
-            switch origin {
-            case .itinerary: calendar = path + "calendar.ics"
-            case .poll: calendar = itineraryTrips.contains(trip.id) ? "trips/\(trip.id.uuidString)/calendar.ics" : nil
-            }
-            published.append(PublishedItinerary(path: path, origin: origin, trip: trip, calendarPath: calendar,
-                                                catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone))
-            sources.append(source)
-        }
-
+    /// The itinerary exports, by path (laid out in parallel); a repeated trip id is an error.
+    public func itineraries(_ exports: [Itinerary]) -> [PublishedItinerary] {
         var byId: [UUID: Itinerary] = [:]
-        for itinerary in exports.itineraries {
+        var unique: [Itinerary] = []
+        for itinerary in exports {
             if let first = byId[itinerary.trip.id] {
                 log.add(itinerary.source.diagnostic(.error, field: "id",
                     "trip id \(itinerary.trip.id.uuidString) is also used by \"\(first.trip.name)\" (\(first.source.file):\(first.source.line))"))
                 continue
             }
             byId[itinerary.trip.id] = itinerary
-            publish(itinerary.trip, path: itinerary.path, origin: .itinerary, source: itinerary.source)
+            unique.append(itinerary)
         }
-        for poll in polls {
-            for (index, trip) in poll.poll.trips.enumerated() {
-                publish(trip, path: "\(poll.path)trips/\(index + 1)/",
-                        origin: .poll(title: poll.poll.title, path: poll.path, number: index + 1, count: poll.poll.trips.count),
-                        source: poll.poll.source)
-            }
+        let published = ConcurrentResults<PublishedItinerary>(count: unique.count)
+        let exports = unique
+        DispatchQueue.concurrentPerform(iterations: exports.count) { index in
+            let itinerary = exports[index]
+            published[index] = self.publish(itinerary.trip, path: itinerary.path, origin: .itinerary, source: itinerary.source)
         }
+        return published.values.sorted { $0.path < $1.path }
+    }
 
-        // Every timeline is laid out once now for its warnings (`sitegen check` reports them
-        // too), and again when its page is rendered.
-        let laidOut = published
-        let warnings = ConcurrentResults<[ItineraryTimeline.Warning]>(count: laidOut.count)
-        DispatchQueue.concurrentPerform(iterations: laidOut.count) { index in
-            warnings[index] = laidOut[index].timeline.warnings
+    /// A poll's trips, at `/polls/CODE/trips/N/`.
+    public func trips(of published: PublishedPoll) -> [PublishedItinerary] {
+        let poll = published.poll
+        return poll.trips.enumerated().map { index, trip in
+            publish(trip, path: "\(published.path)trips/\(index + 1)/",
+                    origin: .poll(title: poll.title, path: published.path, number: index + 1, count: poll.trips.count),
+                    source: poll.source)
         }
-        var reported = Set<String>()
-        for (index, source) in sources.enumerated() {
-            for warning in warnings[index] ?? [] {
-                let diagnostic = (warning.source ?? source).diagnostic(.warning, warning.message)
-                // The same trip may appear in a poll and as an itinerary: warn once.
-                if reported.insert(diagnostic.description).inserted { log.add(diagnostic) }
-            }
-        }
+    }
 
-        let knownTrips = Set(exports.itineraries.map(\.trip.id.uuidString) + polls.flatMap { $0.poll.trips.map(\.id.uuidString) })
-        for item in exports.customItems where !knownTrips.contains(item.tripId) {
+    /// Custom items whose trip no export holds are ignored, with a warning.
+    public func reportOrphanItems(_ items: [CustomItem], knownTrips: Set<String>) {
+        for item in items where !knownTrips.contains(item.tripId) {
             log.add(item.source.diagnostic(.warning, field: "tripId", "item \"\(item.title)\" (\(item.id)) belongs to trip \(item.tripId), which no export holds; it is ignored"))
         }
-        return published.sorted { $0.path < $1.path }
+    }
+
+    private func publish(_ trip: Trip, path: String, origin: PublishedItinerary.Origin, source: SourceRef) -> PublishedItinerary {
+        let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone)
+        for warning in timeline.warnings {
+            let diagnostic = (warning.source ?? source).diagnostic(.warning, warning.message)
+            if lock.withLock({ reported.insert(diagnostic.description).inserted }) { log.add(diagnostic) }
+        }
+        let calendar: String?
+        switch origin {
+        case .itinerary: calendar = path + "calendar.ics"
+        case .poll: calendar = itineraryTrips.contains(trip.id) ? "trips/\(trip.id.uuidString)/calendar.ics" : nil
+        }
+        return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
+                                  games: trip.stops.flatMap(\.games).compactMap { catalog[$0] }, calendarPath: calendar)
     }
 
     /// Games by id; the first definition wins, and a conflicting one is a warning.

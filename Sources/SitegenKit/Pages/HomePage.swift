@@ -10,16 +10,15 @@ enum HomePage {
             let description = config.description.map { MarkdownRenderer.plainText($0) } ?? "Trip polls and plans for \(config.title)."
             var context: [String: Any] = [
                 "title": config.title,
-                "polls": config.listPolls ? site.polls.map { published in
-                    var row: [String: Any] = [
-                        "title": published.poll.title,
-                        "href": kit.href(published.path, from: ""),
-                        "trips": Formatting.count(published.poll.trips.count, "trip"),
-                        "voters": Formatting.count(published.results.voters, "voter"),
-                        "updated": kit.format.longDate(published.results.updatedAt),
-                    ]
-                    row["leaderLine"] = published.leaderLine
-                    return row
+                "polls": config.listPolls ? site.polls.map { poll in
+                    [
+                        "title": poll.title,
+                        "href": kit.href(poll.path, from: ""),
+                        "trips": Formatting.count(poll.tripIds.count, "trip"),
+                        "voters": Formatting.count(poll.voters, "voter"),
+                        "updated": kit.format.longDate(poll.updatedAt),
+                        "leaderLine": poll.leaderLine,
+                    ] as [String: Any]
                 } : [],
                 "listPolls": config.listPolls && !site.polls.isEmpty,
                 "convoys": site.convoys.map { ConvoyPages.homeRow($0, kit: kit) },

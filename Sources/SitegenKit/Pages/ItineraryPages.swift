@@ -9,7 +9,7 @@ enum ItineraryPages {
         if case .itinerary = published.origin, let calendar = published.calendarPath {
             files.append(PlannedFile(path: calendar) { kit in
                 Array(CalendarFile.ics(trip: published.trip, games: published.games,
-                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.buildTime).utf8)
+                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
             })
         }
         return files

@@ -41,26 +41,29 @@ enum OptionPages {
         }
     }
 
-    /// Every view of every option set and poll. `plannedPaths` are the files planned so
-    /// far: a poll trip links to its itinerary page only when that page is among them.
+    /// Every view of every option set. `plannedPaths` are the files planned so far: an
+    /// option links to its itinerary page only when that page is among them.
     static func files(site: SiteModel, plannedPaths: Set<String>) -> [PlannedFile] {
-        var lists = site.optionSets.map { list(for: $0, plannedPaths: plannedPaths) }
-        for published in site.polls {
-            lists.append(list(for: published, unlisted: !site.config.listPolls, plannedPaths: plannedPaths))
-        }
+        site.optionSets.flatMap { files(for: list(for: $0, plannedPaths: plannedPaths)) }
+    }
+
+    /// A poll's views (`/polls/CODE/<view>/`); its trips link to their trip pages.
+    static func files(for published: PublishedPoll, unlisted: Bool, plannedPaths: Set<String>) -> [PlannedFile] {
+        files(for: list(for: published, unlisted: unlisted, plannedPaths: plannedPaths))
+    }
+
+    static func files(for list: TripList) -> [PlannedFile] {
         var files: [PlannedFile] = []
-        for list in lists {
-            if list.recommendedAtBase {
-                files.append(PlannedFile(path: SiteLinks.file(for: list.basePath)) { kit in
-                    page(list, view: .recommended, path: list.basePath, kit: kit)
-                })
-            }
-            for view in TripView.allCases {
-                let path = list.basePath + view.rawValue + "/"
-                files.append(PlannedFile(path: SiteLinks.file(for: path)) { kit in
-                    page(list, view: view, path: path, kit: kit)
-                })
-            }
+        if list.recommendedAtBase {
+            files.append(PlannedFile(path: SiteLinks.file(for: list.basePath)) { kit in
+                page(list, view: .recommended, path: list.basePath, kit: kit)
+            })
+        }
+        for view in TripView.allCases {
+            let path = list.basePath + view.rawValue + "/"
+            files.append(PlannedFile(path: SiteLinks.file(for: path)) { kit in
+                page(list, view: view, path: path, kit: kit)
+            })
         }
         return files
     }

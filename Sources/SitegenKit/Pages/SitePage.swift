@@ -40,7 +40,9 @@ public struct RenderKit: Sendable {
     public let templates: TemplateSet
     public let links: SiteLinks
     public let format: Formatting
-    public let buildTime: Date
+    /// The build time (SPEC §5), known once every poll has been read: nil while polls
+    /// stream through the build, whose pages must not depend on it.
+    public let buildTime: Date?
     public let navigation: [NavigationItem]
 
     public struct NavigationItem: Sendable {
@@ -75,6 +77,12 @@ public struct RenderKit: Sendable {
         if !meta.absoluteLinks, let canonical = links.absolute(meta.path) { layout["canonical"] = canonical }
         context["layout"] = layout
         return templates.renderBytes(template, context)
+    }
+
+    /// For files rendered after the polls (calendars): the build time.
+    var requiredBuildTime: Date {
+        guard let buildTime else { preconditionFailure("the build time is not known while polls are written") }
+        return buildTime
     }
 
     /// A relative link from the page at `path` to `target`.

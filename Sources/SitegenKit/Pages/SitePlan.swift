@@ -10,15 +10,16 @@ public struct SiteModel: Sendable {
     public var config: SiteConfig
     /// The featured tips and the catalog.
     public var tips: PublishedTips
-    /// In share-code order.
-    public var polls: [PublishedPoll] = []
+    /// In share-code order. Their own files are written as they stream through the build
+    /// (PollStream); the rest of the site needs only these summaries.
+    public var polls: [PollSummary] = []
     /// Files copied from `Templates/assets/`.
     public var assets: [Asset] = []
     /// By title, then id (ConvoyPages.sorted).
     public var convoys: [Convoy] = []
     /// Trip-option sets, in file order.
     public var optionSets: [TripOptionSet] = []
-    /// Itinerary exports and every poll's trips, laid out day by day; by path.
+    /// Itinerary exports, laid out day by day; by path.
     public var itineraries: [PublishedItinerary] = []
     /// Markdown pages of the `pages` folder, by slug.
     public var pages: [MarkdownPage] = []
@@ -34,23 +35,23 @@ public enum SitePlan {
         + ItineraryPages.templates
         + MarkdownPages.templates
 
-    public static func files(for site: SiteModel) -> [PlannedFile] {
+    /// Every file but the polls' own (see PollStream); `pollPages` are their page paths,
+    /// for the sitemap.
+    public static func files(for site: SiteModel, pollPages: [String] = []) -> [PlannedFile] {
         var files: [PlannedFile] = [HomePage.file(site: site), TipsPages.file(site.tips)]
-        for published in site.polls {
-            files += PollPages.files(for: published, unlisted: !site.config.listPolls, tripPages: true)
-        }
         files += site.itineraries.flatMap(ItineraryPages.files(for:))
         files += site.convoys.map(ConvoyPages.file(for:))
         files += site.pages.map(MarkdownPages.file(for:))
         files += OptionPages.files(site: site, plannedPaths: Set(files.map(\.path)))
         let pagePaths = files.map(\.path).filter { $0.hasSuffix("index.html") }.map { String($0.dropLast("index.html".count)) }
+            + pollPages
         files += SupportFiles.files(site: site, pagePaths: pagePaths)
         return files
     }
 
-    public static func navigation(for site: SiteModel) -> [RenderKit.NavigationItem] {
+    public static func navigation(pages: [MarkdownPage]) -> [RenderKit.NavigationItem] {
         [RenderKit.NavigationItem(label: "Home", path: ""),
          RenderKit.NavigationItem(label: "Tips", path: TipsPages.path)]
-            + MarkdownPages.navigation(site.pages)
+            + MarkdownPages.navigation(pages)
     }
 }
