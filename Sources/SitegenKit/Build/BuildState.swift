@@ -139,6 +139,14 @@ public struct BuildState: Sendable, Equatable {
     }
 
     public func write(for output: URL) throws {
+        try Self.save(for: output, fingerprint: fingerprint, pages: pages, files: files, polls: polls, ballots: ballots,
+                      diagnostics: diagnostics, outputs: outputs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// Writes the state of a build whose output files are `outputs`, sorted by path: one
+    /// compact line per file, streamed to disk (a large site's list is tens of megabytes).
+    static func save(for output: URL, fingerprint: String, pages: Int, files: Int, polls: Int, ballots: Int,
+                     diagnostics: [Diagnostic], outputs: [(path: String, file: OutputFile)]) throws {
         let head = JSONOutput.object([
             ("fingerprint", .string(fingerprint)),
             ("pages", .int(pages)), ("files", .int(files)), ("polls", .int(polls)), ("ballots", .int(ballots)),
@@ -148,20 +156,23 @@ public struct BuildState: Sendable, Equatable {
                          ("field", .string(d.field)), ("message", .string(d.message))])
             })),
         ]).bytes()
-        // Every output file, one compact line each, written straight out: as a tree of
-        // JSONOutput values, 140,000 entries took a second to build and serialize.
-        var json = Array(head.dropLast(3))   // "\n}\n": the object continues
-        json += ",\n  \"outputs\": [".utf8
-        for (index, path) in outputs.keys.sorted().enumerated() {
-            let file = outputs[path]!
-            json += (index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ").utf8
-            JSONOutput.appendString(path, to: &json)
-            json += ", \"sha256\": \"\(file.sha256)\", \"size\": \(file.size), \"modified\": \"\(file.modified)\"}".utf8
-        }
-        json += "\n  ]\n}\n".utf8
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")
-        try Data(json).write(to: temporary)
+        let file = try ChunkedFile(temporary.path)
+        var json = Array(head.dropLast(3))   // "\n}\n": the object continues
+        json += ",\n  \"outputs\": [".utf8
+        for (index, entry) in outputs.enumerated() {
+            json += (index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ").utf8
+            JSONOutput.appendString(entry.path, to: &json)
+            json += ", \"sha256\": \"\(entry.file.sha256)\", \"size\": \(entry.file.size), \"modified\": \"\(entry.file.modified)\"}".utf8
+            if json.count >= 1 << 20 {
+                try file.write(json)
+                json.removeAll(keepingCapacity: true)
+            }
+        }
+        json += "\n  ]\n}\n".utf8
+        try file.write(json)
+        try file.close()
         guard rename(temporary.path, target.path) == 0 else {
             throw OutputError(message: "\(displayPath(target)): cannot save build state: \(String(cString: strerror(errno)))")
         }
@@ -173,5 +184,37 @@ public struct BuildState: Sendable, Equatable {
 
     public static func remove(for output: URL) {
         try? FileManager.default.removeItem(at: url(for: output))
+    }
+}
+
+/// A file written in pieces with write(2), so a large file never has to sit in memory whole.
+final class ChunkedFile {
+    private var descriptor: Int32
+
+    init(_ path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    deinit { if descriptor >= 0 { Foundation.close(descriptor) } }
+
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                written += result
+            }
+        }
+    }
+
+    func close() throws {
+        let result = Foundation.close(descriptor)
+        descriptor = -1
+        if result != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 }

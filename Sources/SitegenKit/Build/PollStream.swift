@@ -46,8 +46,6 @@ struct PollStream {
         var summaries: [PollSummary] = []
         var pages = 0
         var files = 0
-        /// Page paths ("polls/ABC/") for the sitemap.
-        var pagePaths: [String] = []
         var written: [(path: String, file: BuildState.OutputFile)] = []
         /// Why writing stopped (an I/O error or a refused path); input errors, which take
         /// precedence, are in the log.
@@ -77,7 +75,6 @@ struct PollStream {
             total.summaries += outcome.summaries
             total.pages += outcome.pages
             total.files += outcome.files
-            total.pagePaths += outcome.pagePaths
             total.written += outcome.written
         }
         return total
@@ -94,7 +91,6 @@ struct PollStream {
         var outcome = Outcome(summaries: [PollSummary(published)])
         outcome.files = files.count
         outcome.pages = files.count { $0.path.hasSuffix(".html") }
-        outcome.pagePaths = files.map(\.path).filter { $0.hasSuffix("index.html") }.map { String($0.dropLast("index.html".count)) }
         if let message = paths.claim(files.map(\.path)) {
             failure[0] = message
             return outcome

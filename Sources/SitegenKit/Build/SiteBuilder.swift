@@ -168,20 +168,12 @@ public struct SiteBuilder {
         let pollKit = RenderKit(config: config, templates: templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
                                 format: Formatting(timeZone: config.timeZone), buildTime: nil, navigation: navigation)
         let paths = PlannedPaths()
-        let stream = PollStream(config: config, loader: ExportSet.loader(config: config, log: log), votes: exports.votesByPoll,
-                                layout: layout, paths: paths, log: log)
-        var writer: PollStream.Writer?
-        if let output {
-            writer = { file throws(OutputError) in try Self.write(file, kit: pollKit, to: output) }
-        }
-        let polls = stream.run(exports.pollFiles, writer: writer)
+        let (polls, ballots, latestBallot) = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths, output: output)
         ExportSet.checkUniqueness(polls.summaries, log: log)
-        exports.reportOrphanVotes(pollIds: Set(polls.summaries.map(\.id)), log: log)
         layout.reportOrphanItems(exports.customItems,
                                  knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
-        let ballots = exports.votes.count
-        let buildTime = exports.buildTime(environment: options.environment, pollDates: polls.summaries.map(\.modifiedAt))
-        exports.votes = []
+        let buildTime = exports.buildTime(environment: options.environment,
+                                          streamedDates: polls.summaries.map(\.modifiedAt) + [latestBallot].compactMap { $0 })
 
         progress("Choosing tips")
         let tips = Self.publishedTips(config: config, options: options, buildTime: buildTime, log: log)
@@ -193,7 +185,8 @@ public struct SiteBuilder {
         site.pages = pages
 
         progress("Planning pages")
-        var files = SitePlan.files(for: site, pollPages: polls.pagePaths)
+        let pollPages = polls.written.lazy.map(\.path).filter { $0.hasSuffix("/index.html") }.map { String($0.dropLast("index.html".count)) }
+        var files = SitePlan.files(for: site, pollPages: Array(pollPages))
         if let message = paths.claim(files.map(\.path)) { throw .io(message) }
         let pageCount = files.count { $0.path.hasSuffix(".html") } + polls.pages
         var report = BuildReport(title: config.title, output: config.output, pages: pageCount,
@@ -226,14 +219,17 @@ public struct SiteBuilder {
         }
 
         progress("Writing manifest")
-        let writtenFiles = polls.written + written.values
-        let manifest = Manifest(buildTime: buildTime, inputs: fingerprint.inputs,
-                                outputs: writtenFiles.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
-                                hiddenPrefix: config.listPolls ? nil : "polls/")
-        let manifestBytes = manifest.json.bytes()
-        var manifestModified = 0
+        var outputs = polls.written + written.values
+        outputs.sort { $0.path < $1.path }
+        var manifestBytes = Manifest(buildTime: buildTime, inputs: fingerprint.inputs,
+                                     outputs: outputs.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
+                                     hiddenPrefix: config.listPolls ? nil : "polls/").bytes()
+        let manifestHash = sha256Hex(manifestBytes), manifestSize = manifestBytes.count
         do {
-            manifestModified = try output.write("manifest.json", manifestBytes, sha256: sha256Hex(manifestBytes))
+            let modified = try output.write("manifest.json", manifestBytes, sha256: manifestHash)
+            manifestBytes = []
+            let manifestFile = BuildState.OutputFile(sha256: manifestHash, size: manifestSize, modified: modified)
+            outputs.insert(("manifest.json", manifestFile), at: outputs.firstIndex { $0.path > "manifest.json" } ?? outputs.count)
             progress("Publishing to \(displayPath(config.output))")
             // The state is dropped first: a crash between the swap and saving it must not
             // leave an old fingerprint next to a new site.
@@ -242,15 +238,30 @@ public struct SiteBuilder {
         } catch {
             throw .io(error.message)
         }
-        var outputs = Dictionary(uniqueKeysWithValues: writtenFiles.map { ($0.path, $0.file) })
-        outputs["manifest.json"] = BuildState.OutputFile(sha256: sha256Hex(manifestBytes), size: manifestBytes.count,
-                                                         modified: manifestModified)
-        let state = BuildState(fingerprint: fingerprint.value, pages: report.pages, files: report.files, polls: report.polls,
-                               ballots: report.ballots, diagnostics: log.all, outputs: outputs)
         // Without the state the next build is simply a full one.
-        try? state.write(for: config.output)
+        try? BuildState.save(for: config.output, fingerprint: fingerprint.value, pages: report.pages, files: report.files,
+                             polls: report.polls, ballots: report.ballots, diagnostics: log.all, outputs: outputs)
         report.seconds = (clock.now - started).seconds
         return report
+    }
+
+    /// The polls, through PollStream. Ballots are kept only grouped by poll, for counting,
+    /// and dropped when every poll is counted; returns their number and newest date.
+    private func streamPolls(_ exports: inout ExportSet, config: SiteConfig, layout: ItineraryLayout, kit: RenderKit,
+                             paths: PlannedPaths, output: OutputFolder?) -> (PollStream.Outcome, Int, Date?) {
+        let ballots = exports.votes.count
+        let latestBallot = exports.votes.map(\.modifiedAt).max()
+        let votesByPoll = exports.votesByPoll
+        exports.votes = []
+        let stream = PollStream(config: config, loader: ExportSet.loader(config: config, log: log), votes: votesByPoll,
+                                layout: layout, paths: paths, log: log)
+        var writer: PollStream.Writer?
+        if let output {
+            writer = { file throws(OutputError) in try Self.write(file, kit: kit, to: output) }
+        }
+        let outcome = stream.run(exports.pollFiles, writer: writer)
+        ExportSet.reportOrphanVotes(votesByPoll, pollIds: Set(outcome.summaries.map(\.id)), log: log)
+        return (outcome, ballots, latestBallot)
     }
 
     /// Renders a planned file, hashes it and writes it (or links the previous build's copy).

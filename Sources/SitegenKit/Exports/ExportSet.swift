@@ -60,20 +60,24 @@ public struct ExportSet: Sendable {
     public var votesByPoll: [UUID: [Vote]] { Dictionary(grouping: votes, by: \.pollId) }
 
     /// Votes for polls that are absent are warned about and ignored.
-    public func reportOrphanVotes(pollIds: Set<UUID>, log: DiagnosticLog) {
-        for vote in votes where !pollIds.contains(vote.pollId) {
-            log.add(vote.source.diagnostic(.warning, field: "pollId",
-                "no poll has id \(vote.pollId.uuidString); this vote is ignored"))
+    public static func reportOrphanVotes(_ votesByPoll: [UUID: [Vote]], pollIds: Set<UUID>, log: DiagnosticLog) {
+        for (pollId, votes) in votesByPoll where !pollIds.contains(pollId) {
+            for vote in votes {
+                log.add(vote.source.diagnostic(.warning, field: "pollId",
+                    "no poll has id \(vote.pollId.uuidString); this vote is ignored"))
+            }
         }
     }
 
     /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,
     /// so the same inputs give the same bytes.
-    public func buildTime(environment: [String: String], pollDates: [Date]) -> Date {
+    /// `streamedDates`: the polls' and ballots' modification dates (they are not kept here
+    /// for the whole build).
+    public func buildTime(environment: [String: String], streamedDates: [Date]) -> Date {
         if let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) {
             return Date(timeIntervalSince1970: epoch)
         }
-        var dates = pollDates + votes.map(\.modifiedAt)
+        var dates = streamedDates + votes.map(\.modifiedAt)
         dates += convoys.map(\.modifiedAt)
         dates += customItems.map(\.modifiedAt)
         dates += optionSets.compactMap(\.generatedAt)

@@ -30,10 +30,45 @@ public struct Manifest: Sendable {
         self.hiddenPrefix = hiddenPrefix
     }
 
+    /// manifest.json's bytes: the same as `json.bytes()`, with the (long) list of output files
+    /// written straight out rather than built as a tree of JSONOutput values first.
+    public func bytes() -> [UInt8] {
+        let sorted = outputs.sorted { $0.path < $1.path }
+        let listed = hiddenPrefix.map { prefix in sorted.filter { !$0.path.hasPrefix(prefix) } } ?? sorted
+        var head = members(listed: [], sorted: sorted)
+        let unlisted = hiddenPrefix == nil ? nil : head.removeLast().1
+        head.removeLast()   // "outputs", written below
+        var out = Array(JSONOutput.object(head).bytes().dropLast(3))   // drops "\n}\n"
+        out += ",\n  \"outputs\": ".utf8
+        if listed.isEmpty {
+            out += "[]".utf8
+        } else {
+            out += "[\n".utf8
+            for (index, entry) in listed.enumerated() {
+                out += "    {\n      \"path\": ".utf8
+                JSONOutput.appendString(entry.path, to: &out)
+                out += ",\n      \"sha256\": ".utf8
+                JSONOutput.appendString(entry.sha256, to: &out)
+                out += (index == listed.count - 1 ? "\n    }\n" : "\n    },\n").utf8
+            }
+            out += "  ]".utf8
+        }
+        if let unlisted {
+            out += ",\n  \"unlisted\": ".utf8
+            unlisted.write(to: &out, indent: 1)
+        }
+        out += "\n}\n".utf8
+        return out
+    }
+
     public var json: JSONOutput {
         let sorted = outputs.sorted { $0.path < $1.path }
-        let hidden = hiddenPrefix.map { prefix in sorted.filter { $0.path.hasPrefix(prefix) } } ?? []
         let listed = hiddenPrefix.map { prefix in sorted.filter { !$0.path.hasPrefix(prefix) } } ?? sorted
+        return .object(members(listed: listed, sorted: sorted))
+    }
+
+    private func members(listed: [Entry], sorted: [Entry]) -> [(String, JSONOutput)] {
+        let hidden = hiddenPrefix.map { prefix in sorted.filter { $0.path.hasPrefix(prefix) } } ?? []
         var members: [(String, JSONOutput)] = [
             ("generator", .string("sitegen \(SitegenVersion.current)")),
             ("buildTime", .string(Formatting.iso8601(buildTime))),
@@ -52,6 +87,6 @@ public struct Manifest: Sendable {
                 ("sha256", .string(digest)),
             ])))
         }
-        return .object(members)
+        return members
     }
 }

@@ -226,7 +226,12 @@ final class CreatedDirectories: @unchecked Sendable {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
         }
-        lock.withLock { _ = made.insert(folder) }
+        lock.withLock {
+            // Files arrive folder by folder, so recent folders are what matter: forgetting
+            // the rest keeps memory flat (a forgotten folder costs one more mkdir, EEXIST).
+            if made.count >= 4096 { made.removeAll(keepingCapacity: true) }
+            made.insert(folder)
+        }
     }
 }
 

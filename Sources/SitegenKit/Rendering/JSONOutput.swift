@@ -27,7 +27,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
         return out
     }
 
-    private func write(to out: inout [UInt8], indent: Int) {
+    func write(to out: inout [UInt8], indent: Int) {
         switch self {
         case .null: out += "null".utf8
         case .bool(let value): out += (value ? "true" : "false").utf8
