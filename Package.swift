@@ -30,11 +30,14 @@ let package = Package(
         ),
         // renameat2(RENAME_EXCHANGE): swaps the staged site into place atomically.
         .target(name: "CFileSwap"),
+        // mallopt: a streaming build returns freed memory to the system (peak memory, issue #8).
+        .target(name: "CHeap"),
         .target(
             name: "SitegenKit",
             dependencies: [
                 "CMarkGFM",
                 "CFileSwap",
+                "CHeap",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -55,6 +58,7 @@ let package = Package(
             dependencies: [
                 "SitegenKit",
                 "SitegenServe",
+                "CHeap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

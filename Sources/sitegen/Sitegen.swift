@@ -1,4 +1,5 @@
 import ArgumentParser
+import CHeap
 import Foundation
 import SitegenKit
 
@@ -12,6 +13,7 @@ struct Sitegen: ParsableCommand {
 
     /// SPEC §7 exit statuses: 0 built, 1 input errors, 2 usage or config error, 3 I/O failure.
     static func main() {
+        sitegen_return_freed_memory()
         do {
             var command = try parseAsRoot()
             try command.run()

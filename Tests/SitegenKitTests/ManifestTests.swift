@@ -6,9 +6,10 @@ import Testing
 struct ManifestTests {
     static let inputs = [InputFile(path: "site.yml", sha256: String(repeating: "a", count: 64)),
                          InputFile(path: "Data/polls/p.json", sha256: String(repeating: "b", count: 64))]
-    static let outputs = [Manifest.Entry(path: "polls/ABC234/index.html", sha256: String(repeating: "1", count: 64)),
-                          Manifest.Entry(path: "index.html", sha256: String(repeating: "2", count: 64)),
-                          Manifest.Entry(path: "trips/<odd> \"name\"/index.html", sha256: String(repeating: "3", count: 64))]
+    static let one = ContentHash(of: [1]), two = ContentHash(of: [2]), three = ContentHash(of: [3])
+    static let outputs = [Manifest.Entry(path: "polls/ABC234/index.html", hash: one),
+                          Manifest.Entry(path: "index.html", hash: two),
+                          Manifest.Entry(path: "trips/<odd> \"name\"/index.html", hash: three)]
 
     @Test("The streamed bytes equal the JSON tree's serialization", arguments: [nil, "polls/"] as [String?])
     func streamedEqualsTree(_ hiddenPrefix: String?) {
@@ -24,7 +25,7 @@ struct ManifestTests {
     @Test("Exact layout: sorted outputs, two-space indentation, escaped paths")
     func layout() {
         let manifest = Manifest(buildTime: Date(timeIntervalSince1970: 1_781_291_100), inputs: [Self.inputs[0]],
-                                outputs: Array(Self.outputs.prefix(2)) + [Manifest.Entry(path: "a<b>&c", sha256: "00")])
+                                outputs: Array(Self.outputs.prefix(2)) + [Manifest.Entry(path: "a<b>&c", hash: Self.three)])
         #expect(String(decoding: manifest.bytes(), as: UTF8.self) == """
         {
           "generator": "sitegen \(SitegenVersion.current)",
@@ -38,19 +39,37 @@ struct ManifestTests {
           "outputs": [
             {
               "path": "a\\u003cb\\u003e\\u0026c",
-              "sha256": "00"
+              "sha256": "\(Self.three.hex)"
             },
             {
               "path": "index.html",
-              "sha256": "\(String(repeating: "2", count: 64))"
+              "sha256": "\(Self.two.hex)"
             },
             {
               "path": "polls/ABC234/index.html",
-              "sha256": "\(String(repeating: "1", count: 64))"
+              "sha256": "\(Self.one.hex)"
             }
           ]
         }
 
         """)
+    }
+}
+
+@Suite("Content hashes")
+struct ContentHashTests {
+    @Test("SHA-256 of bytes, as the hex of manifest.json; hex parses back, in either case")
+    func roundTrip() {
+        let hash = ContentHash(of: Array("abc".utf8))
+        #expect(hash.hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hash.hex == sha256Hex(Array("abc".utf8)))
+        #expect(ContentHash(hex: hash.hex) == hash)
+        #expect(ContentHash(hex: hash.hex.uppercased()) == hash)
+        #expect(ContentHash(of: []) != hash)
+    }
+
+    @Test("Anything but 64 hex digits is refused", arguments: ["", "abc", String(repeating: "g", count: 64), String(repeating: "0", count: 63)])
+    func refused(_ text: String) {
+        #expect(ContentHash(hex: text) == nil)
     }
 }

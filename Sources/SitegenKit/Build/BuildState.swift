@@ -68,10 +68,12 @@ public struct BuildFingerprint: Sendable, Equatable {
 /// output file's hash and size — unlisted polls included, which manifest.json must not name.
 public struct BuildState: Sendable, Equatable {
     public struct OutputFile: Sendable, Equatable {
-        public let sha256: String
+        public let hash: ContentHash
         public let size: Int
-        /// Nanoseconds since 1970, read after the swap; 0 when unknown.
+        /// Nanoseconds since 1970, read as the file is written; 0 when unknown.
         public var modified: Int = 0
+
+        public var sha256: String { hash.hex }
     }
 
     public var fingerprint: String
@@ -94,8 +96,10 @@ public struct BuildState: Sendable, Equatable {
             var outputs: [String: OutputFile] = [:]
             for entry in try fields.required("outputs").elements() {
                 let entryFields = try entry.object()
+                let hashField = try entryFields.required("sha256")
+                guard let hash = ContentHash(hex: try hashField.string()) else { throw hashField.error("expected 64 hex digits") }
                 outputs[try entryFields.required("path").string()] = OutputFile(
-                    sha256: try entryFields.required("sha256").string(), size: try entryFields.required("size").int(),
+                    hash: hash, size: try entryFields.required("size").int(),
                     // A string: nanoseconds since 1970 exceed 2^53, beyond what a JSON number keeps exactly.
                     modified: Int(try entryFields.required("modified").string()) ?? 0)
             }

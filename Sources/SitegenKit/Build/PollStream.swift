@@ -1,3 +1,4 @@
+import CHeap
 import Foundation
 
 /// A published poll as the rest of the site sees it once its own files are written: the
@@ -69,6 +70,8 @@ struct PollStream {
                 results[index] = publish(polls[index], writer: failure[0] == nil && !log.hasErrors ? writer : nil, failure: failure)
             }
             outcomes[fileIndex] = results.values
+            // The file's parse tree and pages are freed; give the pages back to the system.
+            sitegen_trim_heap()
         }
         var total = Outcome(failure: failure[0])
         for outcome in outcomes.values.joined() {

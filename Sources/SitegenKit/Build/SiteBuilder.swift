@@ -168,7 +168,7 @@ public struct SiteBuilder {
         let pollKit = RenderKit(config: config, templates: templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
                                 format: Formatting(timeZone: config.timeZone), buildTime: nil, navigation: navigation)
         let paths = PlannedPaths()
-        let (polls, ballots, latestBallot) = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths, output: output)
+        var (polls, ballots, latestBallot) = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths, output: output)
         ExportSet.checkUniqueness(polls.summaries, log: log)
         layout.reportOrphanItems(exports.customItems,
                                  knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
@@ -219,16 +219,18 @@ public struct SiteBuilder {
         }
 
         progress("Writing manifest")
-        var outputs = polls.written + written.values
+        var outputs = polls.written
+        polls.written = []
+        outputs += written.values
         outputs.sort { $0.path < $1.path }
         var manifestBytes = Manifest(buildTime: buildTime, inputs: fingerprint.inputs,
-                                     outputs: outputs.map { Manifest.Entry(path: $0.path, sha256: $0.file.sha256) },
+                                     outputs: outputs.map { Manifest.Entry(path: $0.path, hash: $0.file.hash) },
                                      hiddenPrefix: config.listPolls ? nil : "polls/").bytes()
-        let manifestHash = sha256Hex(manifestBytes), manifestSize = manifestBytes.count
+        let manifestHash = ContentHash(of: manifestBytes), manifestSize = manifestBytes.count
         do {
-            let modified = try output.write("manifest.json", manifestBytes, sha256: manifestHash)
+            let modified = try output.write("manifest.json", manifestBytes, hash: manifestHash)
             manifestBytes = []
-            let manifestFile = BuildState.OutputFile(sha256: manifestHash, size: manifestSize, modified: modified)
+            let manifestFile = BuildState.OutputFile(hash: manifestHash, size: manifestSize, modified: modified)
             outputs.insert(("manifest.json", manifestFile), at: outputs.firstIndex { $0.path > "manifest.json" } ?? outputs.count)
             progress("Publishing to \(displayPath(config.output))")
             // The state is dropped first: a crash between the swap and saving it must not
@@ -267,9 +269,9 @@ public struct SiteBuilder {
     /// Renders a planned file, hashes it and writes it (or links the previous build's copy).
     static func write(_ file: PlannedFile, kit: RenderKit, to output: OutputFolder) throws(OutputError) -> BuildState.OutputFile {
         let bytes = file.make(kit)
-        let hash = sha256Hex(bytes)
-        let modified = try output.write(file.path, bytes, sha256: hash)
-        return BuildState.OutputFile(sha256: hash, size: bytes.count, modified: modified)
+        let hash = ContentHash(of: bytes)
+        let modified = try output.write(file.path, bytes, hash: hash)
+        return BuildState.OutputFile(hash: hash, size: bytes.count, modified: modified)
     }
 
     /// The catalog (built in, or `tips.file`) and today's featured tips: the step is the UTC

@@ -9,12 +9,14 @@ import Foundation
 public struct Manifest: Sendable {
     public struct Entry: Sendable, Equatable {
         public let path: String
-        public let sha256: String
+        public let hash: ContentHash
 
-        public init(path: String, sha256: String) {
+        public init(path: String, hash: ContentHash) {
             self.path = path
-            self.sha256 = sha256
+            self.hash = hash
         }
+
+        public var sha256: String { hash.hex }
     }
 
     public let buildTime: Date
@@ -39,6 +41,9 @@ public struct Manifest: Sendable {
         let unlisted = hiddenPrefix == nil ? nil : head.removeLast().1
         head.removeLast()   // "outputs", written below
         var out = Array(JSONOutput.object(head).bytes().dropLast(3))   // drops "\n}\n"
+        // Reserved up front: growing a buffer of tens of megabytes by doubling would
+        // briefly need twice that.
+        out.reserveCapacity(out.count + 256 + listed.reduce(0) { $0 + $1.path.utf8.count + 112 })
         out += ",\n  \"outputs\": ".utf8
         if listed.isEmpty {
             out += "[]".utf8
@@ -48,7 +53,9 @@ public struct Manifest: Sendable {
                 out += "    {\n      \"path\": ".utf8
                 JSONOutput.appendString(entry.path, to: &out)
                 out += ",\n      \"sha256\": ".utf8
-                JSONOutput.appendString(entry.sha256, to: &out)
+                out += "\"".utf8
+                entry.hash.appendHex(to: &out)
+                out += "\"".utf8
                 out += (index == listed.count - 1 ? "\n    }\n" : "\n    },\n").utf8
             }
             out += "  ]".utf8

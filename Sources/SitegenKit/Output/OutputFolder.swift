@@ -137,7 +137,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// Returns the file's modification time (nanoseconds since 1970), which the build state
     /// records so the next build can tell whether the published file was touched.
     @discardableResult
-    public func write(_ path: String, _ bytes: [UInt8], sha256: String? = nil) throws(OutputError) -> Int {
+    public func write(_ path: String, _ bytes: [UInt8], hash: ContentHash? = nil) throws(OutputError) -> Int {
         // Paths are joined as strings: Foundation's URL handling cost a noticeable share of
         // large builds.
         let target = stagingPath + "/" + path
@@ -145,7 +145,7 @@ public final class OutputFolder: @unchecked Sendable {
             if let slash = path.lastIndex(of: "/") {
                 try directories.create(String(path[..<slash]), inside: stagingPath)
             }
-            if let sha256, let old = previous[path], old.sha256 == sha256, old.size == bytes.count {
+            if let hash, let old = previous[path], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
                 if let current = FileManager.default.contents(atPath: published), current.elementsEqual(bytes),
                    link(published, target) == 0 {
