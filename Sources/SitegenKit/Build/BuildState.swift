@@ -203,17 +203,7 @@ final class ChunkedFile {
     deinit { if descriptor >= 0 { Foundation.close(descriptor) } }
 
     func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                }
-                written += result
-            }
-        }
+        try writeFully(descriptor, bytes)
     }
 
     func close() throws {

@@ -24,19 +24,24 @@ public struct OutputFileSystem: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
-        try bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                }
-                written += result
-            }
-        }
+        try writeFully(descriptor, bytes)
         var info = stat()
         return fstat(descriptor, &info) == 0 ? BuildState.nanoseconds(info.st_mtim) : 0
+    }
+}
+
+/// Writes all of `bytes` to an open file, however many write(2) calls it takes.
+func writeFully(_ descriptor: Int32, _ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { buffer in
+        var written = 0
+        while written < buffer.count {
+            let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            written += result
+        }
     }
 }
 

@@ -170,30 +170,21 @@ struct MustacheParser {
                 position += 1
                 nodes.append(.variable(TemplateName(try readName(state)), escaped: false))
 
-            case ">":
+            case ">", "<":
+                // A partial, or a parent whose blocks follow. Unlike other tags, the
+                // whitespace before a standalone one is kept (and indents the partial).
+                let isParent = current == "<"
                 position += 1
                 _ = read(while: \.isWhitespace)
                 let name = try readPartialName(state)
                 if !whiteSpaceBefore.isEmpty {
                     nodes.append(.text(Array(whiteSpaceBefore.utf8)))
                 }
-                if isStandalone(state) {
-                    setNewLine = true
-                    nodes.append(.partial(name, indentation: whiteSpaceBefore, overrides: nil))
-                } else {
-                    nodes.append(.partial(name, indentation: nil, overrides: nil))
-                }
-                whiteSpaceBefore = ""
-
-            case "<":
-                position += 1
-                _ = read(while: \.isWhitespace)
-                let name = try readPartialName(state)
-                if !whiteSpaceBefore.isEmpty {
-                    nodes.append(.text(Array(whiteSpaceBefore.utf8)))
-                }
-                if isStandalone(state) {
-                    setNewLine = true
+                setNewLine = isStandalone(state)
+                guard isParent else {
+                    nodes.append(.partial(name, indentation: setNewLine ? whiteSpaceBefore : nil, overrides: nil))
+                    whiteSpaceBefore = ""
+                    break
                 }
                 var overrides: [String: [TemplateNode]] = [:]
                 for node in try parse(state: state.inParent(name)) {
