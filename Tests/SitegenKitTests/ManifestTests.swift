@@ -15,18 +15,17 @@ struct ManifestTests {
     func streamedEqualsTree(_ hiddenPrefix: String?) {
         for outputs in [Self.outputs, []] {
             for inputs in [Self.inputs, []] {
-                let manifest = Manifest(buildTime: Date(timeIntervalSince1970: 1_781_291_100), inputs: inputs, outputs: outputs,
-                                        hiddenPrefix: hiddenPrefix)
-                #expect(String(decoding: manifest.bytes(), as: UTF8.self) == manifest.json.serialized())
+                let manifest = Manifest(buildTime: Date(timeIntervalSince1970: 1_781_291_100), inputs: inputs, hiddenPrefix: hiddenPrefix)
+                #expect(String(decoding: manifest.bytes(outputs: outputs), as: UTF8.self) == manifest.json(outputs: outputs).serialized())
             }
         }
     }
 
     @Test("Exact layout: sorted outputs, two-space indentation, escaped paths")
     func layout() {
-        let manifest = Manifest(buildTime: Date(timeIntervalSince1970: 1_781_291_100), inputs: [Self.inputs[0]],
-                                outputs: Array(Self.outputs.prefix(2)) + [Manifest.Entry(path: "a<b>&c", hash: Self.three)])
-        #expect(String(decoding: manifest.bytes(), as: UTF8.self) == """
+        let manifest = Manifest(buildTime: Date(timeIntervalSince1970: 1_781_291_100), inputs: [Self.inputs[0]])
+        let outputs = Array(Self.outputs.prefix(2)) + [Manifest.Entry(path: "a<b>&c", hash: Self.three)]
+        #expect(String(decoding: manifest.bytes(outputs: outputs), as: UTF8.self) == """
         {
           "generator": "sitegen \(SitegenVersion.current)",
           "buildTime": "2026-06-12T19:05:00Z",

@@ -218,7 +218,7 @@ struct ReporterCommandLineTests {
             .map { $0.wholeMatch(of: /Rendering [\d,]+ files/) != nil ? "Rendering N files" : $0 }
         #expect(names == ["Reading site.yml", "Loading templates", "Reading exports", "Reading pages",
                           "Laying out itineraries", "Writing polls", "Choosing tips", "Planning pages", "Rendering N files",
-                          "Writing manifest", "Publishing to Output"])
+                          "Writing sitemap and manifest", "Publishing to Output"])
     }
 
     @Test("--quiet and --verbose together are a usage error")

@@ -65,7 +65,12 @@ public struct BuildFingerprint: Sendable, Equatable {
 
 /// What the last successful build left, kept beside the output folder and never published
 /// (`.Output.sitegen-state.json`): its fingerprint, its report and warnings, and every
-/// output file's hash and size — unlisted polls included, which manifest.json must not name.
+/// output file's hash, size and modification time — unlisted polls included, which
+/// manifest.json must not name.
+///
+/// The file is JSON Lines: the first line holds the build, each further line one output
+/// file. A large site lists hundreds of thousands of files, so they are streamed in and
+/// out rather than held as one JSON tree (issue #8).
 public struct BuildState: Sendable, Equatable {
     public struct OutputFile: Sendable, Equatable {
         public let hash: ContentHash
@@ -82,27 +87,25 @@ public struct BuildState: Sendable, Equatable {
     public var polls: Int
     public var ballots: Int
     public var diagnostics: [Diagnostic]
-    public var outputs: [String: OutputFile]
+    /// Where it was read from.
+    let url: URL
+
+    /// Marks the first line, so a state file of another layout is not misread.
+    static let format = "sitegen-state 2"
 
     static func url(for output: URL) -> URL {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-state.json")
     }
 
-    /// The state of the build that produced `output`, or nil when there is none or it is unreadable.
+    /// The state of the build that produced `output` (its first line only), or nil when
+    /// there is none or it is unreadable.
     public static func read(for output: URL) -> BuildState? {
-        guard let data = try? Data(contentsOf: url(for: output)), let root = try? JSONParser.parse([UInt8](data)) else { return nil }
+        let url = url(for: output)
+        guard let lines = try? LineReader(path: url.path), let line = try? lines.next(),
+              let root = try? JSONParser.parse(Array(line)) else { return nil }
         do throws(FieldError) {
             let fields = try JSONField(root).object()
-            var outputs: [String: OutputFile] = [:]
-            for entry in try fields.required("outputs").elements() {
-                let entryFields = try entry.object()
-                let hashField = try entryFields.required("sha256")
-                guard let hash = ContentHash(hex: try hashField.string()) else { throw hashField.error("expected 64 hex digits") }
-                outputs[try entryFields.required("path").string()] = OutputFile(
-                    hash: hash, size: try entryFields.required("size").int(),
-                    // A string: nanoseconds since 1970 exceed 2^53, beyond what a JSON number keeps exactly.
-                    modified: Int(try entryFields.required("modified").string()) ?? 0)
-            }
+            guard try fields.required("format").string() == format else { return nil }
             let diagnostics = try fields.required("diagnostics").array { (field) throws(FieldError) -> Diagnostic in
                 let d = try field.object()
                 return Diagnostic(try d.required("severity").string() == "error" ? .error : .warning,
@@ -113,45 +116,88 @@ public struct BuildState: Sendable, Equatable {
             return BuildState(fingerprint: try fields.required("fingerprint").string(),
                               pages: try fields.required("pages").int(), files: try fields.required("files").int(),
                               polls: try fields.required("polls").int(), ballots: try fields.required("ballots").int(),
-                              diagnostics: diagnostics, outputs: outputs)
+                              diagnostics: diagnostics, url: url)
         } catch {
             return nil
         }
     }
 
-    /// Every recorded file is still there with its size and modification time (a deleted or
-    /// hand-edited file forces a full build).
-    public func isIntact(_ output: URL) -> Bool {
-        let results = ConcurrentResults<Bool>(count: 1)
-        let entries = Array(outputs)
-        let root = output.path + "/"
-        DispatchQueue.concurrentPerform(iterations: max(1, entries.count / 512)) { chunk in
-            let stride = max(1, entries.count / 512)
-            var index = chunk
-            while index < entries.count {
-                let (path, file) = entries[index]
-                var info = stat()
-                if stat(root + path, &info) != 0 || Int(info.st_size) != file.size
-                    || Self.nanoseconds(info.st_mtim) != file.modified {
-                    results[0] = false
-                    return
-                }
-                index += stride
-            }
+    /// Hands every recorded output file to `body`, in path order, read line by line.
+    func forEachOutput(_ body: (String, OutputFile) throws -> Void) throws {
+        let lines = try LineReader(path: url.path)
+        _ = try lines.next()
+        while let line = try lines.next() {
+            let fields = try JSONField(try JSONParser.parse(Array(line))).object()
+            let hashField = try fields.required("sha256")
+            guard let hash = ContentHash(hex: try hashField.string()) else { throw hashField.error("expected 64 hex digits") }
+            try body(try fields.required("path").string(), OutputFile(
+                hash: hash, size: try fields.required("size").int(),
+                // A string: nanoseconds since 1970 exceed 2^53, beyond what a JSON number keeps exactly.
+                modified: Int(try fields.required("modified").string()) ?? 0))
         }
-        return results[0] ?? true
     }
 
-    public func write(for output: URL) throws {
-        try Self.save(for: output, fingerprint: fingerprint, pages: pages, files: files, polls: polls, ballots: ballots,
-                      diagnostics: diagnostics, outputs: outputs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    /// The recorded files by path, for linking unchanged ones (OutputFolder); nil when the
+    /// list cannot be read, which makes every file count as new.
+    func outputIndex() -> [PathKey: OutputFile]? {
+        var index: [PathKey: OutputFile] = [:]
+        index.reserveCapacity(files)
+        do {
+            try forEachOutput { path, file in index[PathKey(path)] = file }
+        } catch {
+            return nil
+        }
+        return index
     }
 
-    /// Writes the state of a build whose output files are `outputs`, sorted by path: one
-    /// compact line per file, streamed to disk (a large site's list is tens of megabytes).
+    /// Every recorded file is still there with its size and modification time (a deleted or
+    /// hand-edited file forces a full build). Checked a few thousand files at a time, in
+    /// parallel.
+    public func isIntact(_ output: URL) -> Bool {
+        let root = output.path + "/"
+        var batch: [(String, OutputFile)] = []
+        func check(_ batch: [(String, OutputFile)]) -> Bool {
+            let results = ConcurrentResults<Bool>(count: 1)
+            let chunks = max(1, batch.count / 512)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                var index = chunk
+                while index < batch.count {
+                    let (path, file) = batch[index]
+                    var info = stat()
+                    if stat(root + path, &info) != 0 || Int(info.st_size) != file.size
+                        || Self.nanoseconds(info.st_mtim) != file.modified {
+                        results[0] = false
+                        return
+                    }
+                    index += chunks
+                }
+            }
+            return results[0] ?? true
+        }
+        var count = 0
+        do {
+            try forEachOutput { path, file in
+                batch.append((path, file))
+                count += 1
+                if batch.count == 8192 {
+                    guard check(batch) else { throw CancellationError() }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            return false
+        }
+        return check(batch) && count == files
+    }
+
+    /// Hands over output files in path order, one at a time (OutputList.forEachSorted).
+    typealias Outputs = ((String, OutputFile) throws -> Void) throws -> Void
+
+    /// Writes the state of a build whose output files `outputs` hands over, streamed to disk.
     static func save(for output: URL, fingerprint: String, pages: Int, files: Int, polls: Int, ballots: Int,
-                     diagnostics: [Diagnostic], outputs: [(path: String, file: OutputFile)]) throws {
+                     diagnostics: [Diagnostic], outputs: Outputs) throws {
         let head = JSONOutput.object([
+            ("format", .string(format)),
             ("fingerprint", .string(fingerprint)),
             ("pages", .int(pages)), ("files", .int(files)), ("polls", .int(polls)), ("ballots", .int(ballots)),
             ("diagnostics", .array(diagnostics.map { d in
@@ -163,18 +209,21 @@ public struct BuildState: Sendable, Equatable {
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")
         let file = try ChunkedFile(temporary.path)
-        var json = Array(head.dropLast(3))   // "\n}\n": the object continues
-        json += ",\n  \"outputs\": [".utf8
-        for (index, entry) in outputs.enumerated() {
-            json += (index == 0 ? "\n    {\"path\": " : ",\n    {\"path\": ").utf8
-            JSONOutput.appendString(entry.path, to: &json)
-            json += ", \"sha256\": \"\(entry.file.sha256)\", \"size\": \(entry.file.size), \"modified\": \"\(entry.file.modified)\"}".utf8
+        // One line: strings never hold a raw line break (JSONOutput escapes it), so every
+        // line break in the pretty-printed head is layout.
+        var json = head.filter { $0 != UInt8(ascii: "\n") }
+        json.append(UInt8(ascii: "\n"))
+        try outputs { path, entry in
+            json += "{\"path\": ".utf8
+            JSONOutput.appendString(path, to: &json)
+            json += ", \"sha256\": \"".utf8
+            entry.hash.appendHex(to: &json)
+            json += "\", \"size\": \(entry.size), \"modified\": \"\(entry.modified)\"}\n".utf8
             if json.count >= 1 << 20 {
                 try file.write(json)
                 json.removeAll(keepingCapacity: true)
             }
         }
-        json += "\n  ]\n}\n".utf8
         try file.write(json)
         try file.close()
         guard rename(temporary.path, target.path) == 0 else {
@@ -191,24 +240,40 @@ public struct BuildState: Sendable, Equatable {
     }
 }
 
-/// A file written in pieces with write(2), so a large file never has to sit in memory whole.
-final class ChunkedFile {
-    private var descriptor: Int32
+/// A file's lines, read a megabyte at a time.
+final class LineReader {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
 
-    init(_ path: String) throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    init(path: String) throws {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
-    deinit { if descriptor >= 0 { Foundation.close(descriptor) } }
+    deinit { close(descriptor) }
 
-    func write(_ bytes: [UInt8]) throws {
-        try writeFully(descriptor, bytes)
-    }
-
-    func close() throws {
-        let result = Foundation.close(descriptor)
-        descriptor = -1
-        if result != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    /// The next line without its line break; nil at the end of the file.
+    func next() throws -> ArraySlice<UInt8>? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { start = newline + 1 }
+                return buffer[start..<newline]
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                return buffer[start...]
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let old = buffer.count
+            buffer += repeatElement(0, count: 1 << 20)
+            let read = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + old, 1 << 20) }
+            guard read >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            buffer.removeLast((1 << 20) - read)
+            if read == 0 { atEnd = true }
+        }
     }
 }

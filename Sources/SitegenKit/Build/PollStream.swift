@@ -47,14 +47,15 @@ struct PollStream {
         var summaries: [PollSummary] = []
         var pages = 0
         var files = 0
-        var written: [(path: String, file: BuildState.OutputFile)] = []
+        /// Pages the sitemap lists (Sitemap.lists).
+        var sitemapPages = 0
         /// Why writing stopped (an I/O error or a refused path); input errors, which take
         /// precedence, are in the log.
         var failure: String?
     }
 
-    /// Writes a planned file (render, hash, write); nil for `sitegen check`.
-    typealias Writer = @Sendable (PlannedFile) throws(OutputError) -> BuildState.OutputFile
+    /// Writes a planned file (render, hash, write, record); nil for `sitegen check`.
+    typealias Writer = @Sendable (PlannedFile) throws(OutputError) -> Void
 
     /// Reads every poll file. Once an error is logged, polls are still read and checked
     /// (every problem is reported in one run) but no longer written.
@@ -78,7 +79,7 @@ struct PollStream {
             total.summaries += outcome.summaries
             total.pages += outcome.pages
             total.files += outcome.files
-            total.written += outcome.written
+            total.sitemapPages += outcome.sitemapPages
         }
         return total
     }
@@ -94,6 +95,7 @@ struct PollStream {
         var outcome = Outcome(summaries: [PollSummary(published)])
         outcome.files = files.count
         outcome.pages = files.count { $0.path.hasSuffix(".html") }
+        outcome.sitemapPages = files.count { Sitemap.lists($0.path, listPolls: config.listPolls) }
         if let message = paths.claim(files.map(\.path)) {
             failure[0] = message
             return outcome
@@ -101,7 +103,7 @@ struct PollStream {
         guard let writer else { return outcome }
         for file in files {
             do throws(OutputError) {
-                outcome.written.append((file.path, try writer(file)))
+                try writer(file)
             } catch {
                 failure[0] = error.message
                 break
@@ -113,29 +115,30 @@ struct PollStream {
 
 /// Every output path of the site, claimed as files are planned: a path outside the output
 /// folder, or two files whose paths differ only in case (hosts on case-insensitive file
-/// systems would merge them), stop the build.
+/// systems would merge them), stop the build. Paths are remembered by the key of their
+/// case-folded bytes.
 final class PlannedPaths: @unchecked Sendable {
     private let lock = NSLock()
-    private var seen = Set<String>()
+    private var seen = Set<PathKey>()
 
     /// nil when every path is new and safe, else why not.
     func claim(_ paths: [String]) -> String? {
         for path in paths where !SafePath.isSafe(path) {
             return "refusing to write outside the output folder: \(path)"
         }
-        let folded = paths.map(Self.caseFolded)
+        let keys = paths.map { PathKey(Self.caseFolded($0)) }
         return lock.withLock {
-            for (path, key) in zip(paths, folded) where !seen.insert(key).inserted {
+            for (path, key) in zip(paths, keys) where !seen.insert(key).inserted {
                 return "two files of the site would be written to \(path)"
             }
             return nil
         }
     }
 
-    /// Lower-cased, with a fast path for ASCII paths (nearly all of them).
-    static func caseFolded(_ path: String) -> String {
+    /// The path's bytes lower-cased, with a fast path for ASCII paths (nearly all of them).
+    static func caseFolded(_ path: String) -> [UInt8] {
         let bytes = Array(path.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return path.lowercased() }
-        return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return Array(path.lowercased().utf8) }
+        return bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
     }
 }

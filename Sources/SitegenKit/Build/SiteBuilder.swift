@@ -104,10 +104,8 @@ public struct SiteBuilder {
         // site waits, and the "nothing changed" check below sees a settled output folder.
         var output: OutputFolder?
         var fingerprint: BuildFingerprint?
-        var previous: BuildState?
         if options.write {
-            previous = BuildState.read(for: config.output)
-            let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem, previous: previous?.outputs ?? [:])
+            let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem)
             do {
                 try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
                 try folder.prepare()
@@ -117,6 +115,7 @@ public struct SiteBuilder {
             output = folder
             let current = BuildFingerprint.compute(config: config, options: options)
             fingerprint = current
+            let previous = BuildState.read(for: config.output)
             if let previous, previous.fingerprint == current.value, OutputFolder.isSitegenOutput(config.output),
                previous.isIntact(config.output) {
                 // Same bytes in, same bytes out: leave every published file (and its mtime) alone.
@@ -126,6 +125,8 @@ public struct SiteBuilder {
                                    polls: previous.polls, ballots: previous.ballots, seconds: (clock.now - started).seconds,
                                    wrote: true, upToDate: true)
             }
+            // Unchanged files will be linked from the published site rather than written.
+            if let index = previous?.outputIndex() { folder.usePrevious(index) }
         }
         do {
             return try build(config: config, output: output, fingerprint: fingerprint, clock: clock, started: started, progress: progress)
@@ -168,7 +169,16 @@ public struct SiteBuilder {
         let pollKit = RenderKit(config: config, templates: templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
                                 format: Formatting(timeZone: config.timeZone), buildTime: nil, navigation: navigation)
         let paths = PlannedPaths()
-        var (polls, ballots, latestBallot) = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths, output: output)
+        var written: OutputList?
+        if output != nil {
+            do {
+                written = try OutputList(temporaryFolder: config.output.deletingLastPathComponent())
+            } catch {
+                throw .io("\(displayPath(config.output.deletingLastPathComponent())): cannot create a temporary file: \(error.localizedDescription)")
+            }
+        }
+        let (polls, ballots, latestBallot) = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths,
+                                                         output: output.flatMap { folder in written.map { (folder, $0) } })
         ExportSet.checkUniqueness(polls.summaries, log: log)
         layout.reportOrphanItems(exports.customItems,
                                  knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
@@ -185,14 +195,16 @@ public struct SiteBuilder {
         site.pages = pages
 
         progress("Planning pages")
-        let pollPages = polls.written.lazy.map(\.path).filter { $0.hasSuffix("/index.html") }.map { String($0.dropLast("index.html".count)) }
-        var files = SitePlan.files(for: site, pollPages: Array(pollPages))
-        if let message = paths.claim(files.map(\.path)) { throw .io(message) }
+        var files = SitePlan.files(for: site)
+        let sitemapPages = config.baseURL == nil ? nil : files.count { Sitemap.lists($0.path, listPolls: config.listPolls) } + polls.sitemapPages
+        if let message = paths.claim(files.map(\.path) + (sitemapPages == nil ? [] : [Sitemap.path]) + ["manifest.json"]) {
+            throw .io(message)
+        }
         let pageCount = files.count { $0.path.hasSuffix(".html") } + polls.pages
         var report = BuildReport(title: config.title, output: config.output, pages: pageCount,
-                                 files: files.count + polls.files + 1, polls: polls.summaries.count, ballots: ballots,
-                                 seconds: 0, wrote: options.write)
-        guard let output, let fingerprint else {
+                                 files: files.count + polls.files + Sitemap.fileCount(pages: sitemapPages) + 1,
+                                 polls: polls.summaries.count, ballots: ballots, seconds: 0, wrote: options.write)
+        guard let output, let fingerprint, let written else {
             report.seconds = (clock.now - started).seconds
             return report
         }
@@ -201,7 +213,6 @@ public struct SiteBuilder {
                             buildTime: buildTime, navigation: navigation)
         progress("Rendering \(Formatting.count(files.count, "file"))")
         let fileCount = files.count
-        let written = ConcurrentResults<(path: String, file: BuildState.OutputFile)>(count: fileCount)
         let failure = ConcurrentResults<String>(count: 1)
         let pending = PendingFiles(files)
         files = []
@@ -209,7 +220,7 @@ public struct SiteBuilder {
             guard failure[0] == nil else { return }
             let file = pending.take(index)
             do throws(OutputError) {
-                written[index] = (file.path, try Self.write(file, kit: kit, to: output))
+                written.add(file.path, try Self.write(file, kit: kit, to: output))
             } catch {
                 failure[0] = error.message
             }
@@ -218,31 +229,39 @@ public struct SiteBuilder {
             throw .io(message)
         }
 
-        progress("Writing manifest")
-        var outputs = polls.written
-        polls.written = []
-        outputs += written.values
-        outputs.sort { $0.path < $1.path }
-        var manifestBytes = Manifest(buildTime: buildTime, inputs: fingerprint.inputs,
-                                     outputs: outputs.map { Manifest.Entry(path: $0.path, hash: $0.file.hash) },
-                                     hiddenPrefix: config.listPolls ? nil : "polls/").bytes()
-        let manifestHash = ContentHash(of: manifestBytes), manifestSize = manifestBytes.count
+        // The sitemap and manifest.json list the written files in path order; the build
+        // state lists them and these last files.
+        progress("Writing sitemap and manifest")
+        var late: [OutputList.Entry] = []
         do {
-            let modified = try output.write("manifest.json", manifestBytes, hash: manifestHash)
-            manifestBytes = []
-            let manifestFile = BuildState.OutputFile(hash: manifestHash, size: manifestSize, modified: modified)
-            outputs.insert(("manifest.json", manifestFile), at: outputs.firstIndex { $0.path > "manifest.json" } ?? outputs.count)
+            if let sitemapPages {
+                var outputs = try written.sorted()
+                late += try Sitemap.write(count: sitemapPages, links: kit.links, listPolls: config.listPolls, outputs: &outputs) {
+                    path, produce throws in try output.writeStreamed(path, produce)
+                }
+            }
+            let manifest = Manifest(buildTime: buildTime, inputs: fingerprint.inputs, hiddenPrefix: config.listPolls ? nil : "polls/")
+            let manifestFile = try output.writeStreamed("manifest.json") { file in
+                try manifest.write(outputs: { body in
+                    try written.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
+                }, to: &file)
+            }
+            late.append(("manifest.json", manifestFile))
+            report.files = written.count + late.count
             progress("Publishing to \(displayPath(config.output))")
             // The state is dropped first: a crash between the swap and saving it must not
             // leave an old fingerprint next to a new site.
             BuildState.remove(for: config.output)
             try output.commit()
-        } catch {
+        } catch let error as OutputError {
             throw .io(error.message)
+        } catch {
+            throw .io("\(displayPath(config.output)): cannot read back the list of written files: \(error.localizedDescription)")
         }
         // Without the state the next build is simply a full one.
         try? BuildState.save(for: config.output, fingerprint: fingerprint.value, pages: report.pages, files: report.files,
-                             polls: report.polls, ballots: report.ballots, diagnostics: log.all, outputs: outputs)
+                             polls: report.polls, ballots: report.ballots, diagnostics: log.all,
+                             outputs: { body in try written.forEachSorted(adding: late, body) })
         report.seconds = (clock.now - started).seconds
         return report
     }
@@ -250,7 +269,7 @@ public struct SiteBuilder {
     /// The polls, through PollStream. Ballots are kept only grouped by poll, for counting,
     /// and dropped when every poll is counted; returns their number and newest date.
     private func streamPolls(_ exports: inout ExportSet, config: SiteConfig, layout: ItineraryLayout, kit: RenderKit,
-                             paths: PlannedPaths, output: OutputFolder?) -> (PollStream.Outcome, Int, Date?) {
+                             paths: PlannedPaths, output: (folder: OutputFolder, list: OutputList)?) -> (PollStream.Outcome, Int, Date?) {
         let ballots = exports.votes.count
         let latestBallot = exports.votes.map(\.modifiedAt).max()
         let votesByPoll = exports.votesByPoll
@@ -259,7 +278,7 @@ public struct SiteBuilder {
                                 layout: layout, paths: paths, log: log)
         var writer: PollStream.Writer?
         if let output {
-            writer = { file throws(OutputError) in try Self.write(file, kit: kit, to: output) }
+            writer = { file throws(OutputError) in output.list.add(file.path, try Self.write(file, kit: kit, to: output.folder)) }
         }
         let outcome = stream.run(exports.pollFiles, writer: writer)
         ExportSet.reportOrphanVotes(votesByPoll, pollIds: Set(outcome.summaries.map(\.id)), log: log)

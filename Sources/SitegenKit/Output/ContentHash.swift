@@ -6,10 +6,25 @@ public struct ContentHash: Sendable, Hashable {
     private let words: (UInt64, UInt64, UInt64, UInt64)
 
     public init(of bytes: [UInt8]) {
+        self.init(digest: SHA256.hash(data: bytes))
+    }
+
+    init(digest: SHA256.Digest) {
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let digest = SHA256.hash(data: bytes)
         withUnsafeMutableBytes(of: &words) { raw in digest.withUnsafeBytes { raw.copyMemory(from: $0) } }
         self.words = words
+    }
+
+    /// From the 32 bytes `appendBytes` wrote, starting at `start`.
+    init(bytes: UnsafeRawBufferPointer, at start: Int) {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<start + 32])) }
+        self.words = words
+    }
+
+    /// The 32 bytes of the digest (for OutputList's spill file).
+    func appendBytes(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: words) { bytes.append(contentsOf: $0) }
     }
 
     /// From 64 hex digits (upper or lower case); nil otherwise.
@@ -65,5 +80,18 @@ public struct ContentHash: Sendable, Hashable {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
         default: return nil
         }
+    }
+}
+
+/// A SHA-256 taken over bytes that arrive in pieces (a file streamed to disk).
+struct ContentHasher {
+    private var hasher = SHA256()
+
+    mutating func update(_ bytes: [UInt8]) {
+        hasher.update(data: bytes)
+    }
+
+    func finalize() -> ContentHash {
+        ContentHash(digest: hasher.finalize())
     }
 }

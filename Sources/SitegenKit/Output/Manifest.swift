@@ -21,62 +21,76 @@ public struct Manifest: Sendable {
 
     public let buildTime: Date
     public let inputs: [InputFile]
-    public let outputs: [Entry]
     /// Output paths under this prefix are summarised, not listed (unlisted polls).
     public let hiddenPrefix: String?
 
-    public init(buildTime: Date, inputs: [InputFile], outputs: [Entry], hiddenPrefix: String? = nil) {
+    public init(buildTime: Date, inputs: [InputFile], hiddenPrefix: String? = nil) {
         self.buildTime = buildTime
         self.inputs = inputs
-        self.outputs = outputs
         self.hiddenPrefix = hiddenPrefix
     }
 
-    /// manifest.json's bytes: the same as `json.bytes()`, with the (long) list of output files
-    /// written straight out rather than built as a tree of JSONOutput values first.
-    public func bytes() -> [UInt8] {
-        let sorted = outputs.sorted { $0.path < $1.path }
-        let listed = hiddenPrefix.map { prefix in sorted.filter { !$0.path.hasPrefix(prefix) } } ?? sorted
-        var head = members(listed: [], sorted: sorted)
-        let unlisted = hiddenPrefix == nil ? nil : head.removeLast().1
+    /// Hands over the output files in path order, one at a time (OutputList.forEachSorted).
+    public typealias Outputs = ((Entry) throws -> Void) throws -> Void
+
+    /// Writes manifest.json to `sink` as the outputs stream past: the same bytes as
+    /// `json(outputs:).bytes()`, without a tree, or even the list, of hundreds of thousands
+    /// of files in memory.
+    public func write<Sink: ByteSink>(outputs: Outputs, to sink: inout Sink) throws {
+        var head = members(listed: [])
         head.removeLast()   // "outputs", written below
-        var out = Array(JSONOutput.object(head).bytes().dropLast(3))   // drops "\n}\n"
-        // Reserved up front: growing a buffer of tens of megabytes by doubling would
-        // briefly need twice that.
-        out.reserveCapacity(out.count + 256 + listed.reduce(0) { $0 + $1.path.utf8.count + 112 })
-        out += ",\n  \"outputs\": ".utf8
-        if listed.isEmpty {
-            out += "[]".utf8
-        } else {
-            out += "[\n".utf8
-            for (index, entry) in listed.enumerated() {
-                out += "    {\n      \"path\": ".utf8
-                JSONOutput.appendString(entry.path, to: &out)
-                out += ",\n      \"sha256\": ".utf8
-                out += "\"".utf8
-                entry.hash.appendHex(to: &out)
-                out += "\"".utf8
-                out += (index == listed.count - 1 ? "\n    }\n" : "\n    },\n").utf8
+        sink.bytes += JSONOutput.object(head).bytes().dropLast(3)   // drops "\n}\n": the object goes on
+        sink.bytes += ",\n  \"outputs\": [".utf8
+        var listed = 0
+        var hidden = UnlistedDigest()
+        try outputs { entry in
+            if let hiddenPrefix, entry.path.hasPrefix(hiddenPrefix) {
+                hidden.add(entry)
+                return
             }
-            out += "  ]".utf8
+            sink.bytes += (listed == 0 ? "\n    {\n      \"path\": " : ",\n    {\n      \"path\": ").utf8
+            JSONOutput.appendString(entry.path, to: &sink.bytes)
+            sink.bytes += ",\n      \"sha256\": \"".utf8
+            entry.hash.appendHex(to: &sink.bytes)
+            sink.bytes += "\"\n    }".utf8
+            listed += 1
+            try sink.flushIfFull()
         }
-        if let unlisted {
-            out += ",\n  \"unlisted\": ".utf8
-            unlisted.write(to: &out, indent: 1)
+        sink.bytes += (listed == 0 ? "]" : "\n  ]").utf8
+        if let hiddenPrefix {
+            sink.bytes += ",\n  \"unlisted\": ".utf8
+            hidden.json(prefix: hiddenPrefix).write(to: &sink.bytes, indent: 1)
         }
-        out += "\n}\n".utf8
-        return out
+        sink.bytes += "\n}\n".utf8
     }
 
-    public var json: JSONOutput {
-        let sorted = outputs.sorted { $0.path < $1.path }
+    /// manifest.json for outputs held in memory, in any order.
+    public func bytes(outputs: [Entry]) -> [UInt8] {
+        var buffer = ByteBuffer()
+        try! write(outputs: { body in try Self.sorted(outputs).forEach(body) }, to: &buffer)
+        return buffer.bytes
+    }
+
+    /// manifest.json as a JSON tree: the reference `write` is tested against.
+    public func json(outputs: [Entry]) -> JSONOutput {
+        let sorted = Self.sorted(outputs)
         let listed = hiddenPrefix.map { prefix in sorted.filter { !$0.path.hasPrefix(prefix) } } ?? sorted
-        return .object(members(listed: listed, sorted: sorted))
+        var members = members(listed: listed)
+        if let hiddenPrefix {
+            var hidden = UnlistedDigest()
+            sorted.filter { $0.path.hasPrefix(hiddenPrefix) }.forEach { hidden.add($0) }
+            members.append(("unlisted", hidden.json(prefix: hiddenPrefix)))
+        }
+        return .object(members)
     }
 
-    private func members(listed: [Entry], sorted: [Entry]) -> [(String, JSONOutput)] {
-        let hidden = hiddenPrefix.map { prefix in sorted.filter { $0.path.hasPrefix(prefix) } } ?? []
-        var members: [(String, JSONOutput)] = [
+    /// In path order: the byte order of the UTF-8 paths, as OutputList merges them.
+    private static func sorted(_ outputs: [Entry]) -> [Entry] {
+        outputs.sorted { OutputList.precedes(Array($0.path.utf8), Array($1.path.utf8)) }
+    }
+
+    private func members(listed: [Entry]) -> [(String, JSONOutput)] {
+        [
             ("generator", .string("sitegen \(SitegenVersion.current)")),
             ("buildTime", .string(Formatting.iso8601(buildTime))),
             ("inputs", .array(inputs.sorted { $0.path < $1.path }.map {
@@ -86,14 +100,38 @@ public struct Manifest: Sendable {
                 .object([("path", .string($0.path)), ("sha256", .string($0.sha256))])
             })),
         ]
-        if let hiddenPrefix {
-            let digest = sha256Hex(Array(hidden.map { "\($0.path) \($0.sha256)\n" }.joined().utf8))
-            members.append(("unlisted", .object([
-                ("prefix", .string(hiddenPrefix)),
-                ("files", .int(hidden.count)),
-                ("sha256", .string(digest)),
-            ])))
-        }
-        return members
     }
+
+    /// The unlisted files' summary: how many, and one SHA-256 over their "path hash" lines.
+    private struct UnlistedDigest {
+        var files = 0
+        var hasher = ContentHasher()
+
+        mutating func add(_ entry: Entry) {
+            var line = Array(entry.path.utf8)
+            line.append(UInt8(ascii: " "))
+            entry.hash.appendHex(to: &line)
+            line.append(UInt8(ascii: "\n"))
+            hasher.update(line)
+            files += 1
+        }
+
+        func json(prefix: String) -> JSONOutput {
+            .object([("prefix", .string(prefix)), ("files", .int(files)), ("sha256", .string(hasher.finalize().hex))])
+        }
+    }
+}
+
+/// Where a streamed file's bytes gather: a file on disk (StreamedFile) or memory (ByteBuffer).
+public protocol ByteSink {
+    var bytes: [UInt8] { get set }
+    /// Passes on what has gathered, when it is worth a write.
+    mutating func flushIfFull() throws
+}
+
+/// A ByteSink that keeps everything.
+public struct ByteBuffer: ByteSink {
+    public var bytes: [UInt8] = []
+    public init() {}
+    public func flushIfFull() {}
 }

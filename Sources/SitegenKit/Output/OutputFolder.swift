@@ -45,6 +45,55 @@ func writeFully(_ descriptor: Int32, _ bytes: [UInt8]) throws {
     }
 }
 
+/// A file written in pieces with write(2), so a large file never has to sit in memory whole.
+final class ChunkedFile {
+    private var descriptor: Int32
+
+    init(_ path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    deinit { if descriptor >= 0 { Foundation.close(descriptor) } }
+
+    func write(_ bytes: [UInt8]) throws {
+        try writeFully(descriptor, bytes)
+    }
+
+    func close() throws {
+        let result = Foundation.close(descriptor)
+        descriptor = -1
+        if result != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+}
+
+/// A file written as it is produced: what is appended to `bytes` is hashed and written out
+/// each time a megabyte has gathered, so a file of tens of megabytes (manifest.json, the
+/// sitemap of a large site) never sits in memory whole.
+public struct StreamedFile: ByteSink {
+    public var bytes: [UInt8] = []
+    fileprivate let file: ChunkedFile
+    fileprivate var hasher = ContentHasher()
+    fileprivate var size = 0
+
+    fileprivate init(_ file: ChunkedFile) {
+        self.file = file
+        bytes.reserveCapacity(1 << 20 + 64 << 10)
+    }
+
+    /// Writes out what has gathered once it is a megabyte or more.
+    public mutating func flushIfFull() throws {
+        if bytes.count >= 1 << 20 { try flush() }
+    }
+
+    fileprivate mutating func flush() throws {
+        hasher.update(bytes)
+        size += bytes.count
+        try file.write(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
 /// The published output folder and its staging folder beside it.
 ///
 /// A build writes everything into the staging folder and swaps it in only when every file
@@ -59,12 +108,11 @@ public final class OutputFolder: @unchecked Sendable {
     private var lockDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
     /// The previous build's files, for linking unchanged ones instead of writing them.
-    private let previous: [String: BuildState.OutputFile]
+    private var previous: [PathKey: BuildState.OutputFile] = [:]
     private let directories = CreatedDirectories()
 
-    public init(output: URL, fileSystem: OutputFileSystem = .disk, previous: [String: BuildState.OutputFile] = [:]) {
+    public init(output: URL, fileSystem: OutputFileSystem = .disk) {
         self.fileSystem = fileSystem
-        self.previous = previous
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         let name = self.output.lastPathComponent
@@ -106,6 +154,11 @@ public final class OutputFolder: @unchecked Sendable {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent("manifest.json")),
               let text = String(data: data.prefix(4096), encoding: .utf8) else { return false }
         return text.contains("\"generator\": \"sitegen")
+    }
+
+    /// The previous build's files (BuildState), set before the first write.
+    func usePrevious(_ files: [PathKey: BuildState.OutputFile]) {
+        previous = files
     }
 
     /// Takes the lock and clears a staging folder left by a killed build.
@@ -150,7 +203,7 @@ public final class OutputFolder: @unchecked Sendable {
             if let slash = path.lastIndex(of: "/") {
                 try directories.create(String(path[..<slash]), inside: stagingPath)
             }
-            if let hash, let old = previous[path], old.hash == hash, old.size == bytes.count {
+            if let hash, let old = previous[PathKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
                 if let current = FileManager.default.contents(atPath: published), current.elementsEqual(bytes),
                    link(published, target) == 0 {
@@ -159,6 +212,32 @@ public final class OutputFolder: @unchecked Sendable {
             }
             let modified = try fileSystem.writeFile(target, bytes)
             return modified != 0 ? modified : Self.modificationTime(target)
+        } catch {
+            throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes a file as `produce` makes it (see StreamedFile). Like `write`, a file identical
+    /// to the previous build's is replaced by a link to the published copy.
+    public func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> BuildState.OutputFile {
+        let target = stagingPath + "/" + path
+        do {
+            if let slash = path.lastIndex(of: "/") {
+                try directories.create(String(path[..<slash]), inside: stagingPath)
+            }
+            var stream = StreamedFile(try ChunkedFile(target))
+            try produce(&stream)
+            try stream.flush()
+            try stream.file.close()
+            let hash = stream.hasher.finalize()
+            if let old = previous[PathKey(path)], old.hash == hash, old.size == stream.size {
+                let published = outputPath + "/" + path
+                if FileManager.default.contentsEqual(atPath: published, andPath: target), unlink(target) == 0,
+                   link(published, target) != 0 {
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+            }
+            return BuildState.OutputFile(hash: hash, size: stream.size, modified: Self.modificationTime(target))
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
         }

@@ -34,11 +34,11 @@ enum HomePage {
     }
 }
 
-/// 404.html, robots.txt, sitemap.xml and the stylesheet folder.
+/// 404.html, robots.txt and the stylesheet folder (sitemap.xml is written last: Sitemap).
 enum SupportFiles {
     static let templates = ["404"]
 
-    static func files(site: SiteModel, pagePaths: [String]) -> [PlannedFile] {
+    static func files(site: SiteModel) -> [PlannedFile] {
         var files: [PlannedFile] = [
             PlannedFile(path: "404.html") { kit in
                 var meta = PageMeta(path: "404.html", title: "Page not found", description: "This page does not exist.")
@@ -54,35 +54,9 @@ enum SupportFiles {
                 return Array((lines.joined(separator: "\n") + "\n").utf8)
             },
         ]
-        if site.config.baseURL != nil {
-            files.append(PlannedFile(path: "sitemap.xml") { kit in
-                let listed = pagePaths.filter { kit.config.listPolls || !$0.hasPrefix("polls/") }
-                var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-                for path in listed.sorted() {
-                    xml += "  <url><loc>\(xmlEscaped(kit.links.absolute(path)!))</loc></url>\n"
-                }
-                xml += "</urlset>\n"
-                return Array(xml.utf8)
-            })
-        }
         for asset in site.assets {
             files.append(PlannedFile(path: "assets/" + asset.name) { _ in asset.bytes })
         }
         return files
     }
-}
-
-func xmlEscaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default: out.append(character)
-        }
-    }
-    return out
 }

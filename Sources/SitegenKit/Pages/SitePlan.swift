@@ -35,17 +35,15 @@ public enum SitePlan {
         + ItineraryPages.templates
         + MarkdownPages.templates
 
-    /// Every file but the polls' own (see PollStream); `pollPages` are their page paths,
-    /// for the sitemap.
-    public static func files(for site: SiteModel, pollPages: [String] = []) -> [PlannedFile] {
+    /// Every file but the polls' own (see PollStream) and the sitemap (see Sitemap), which
+    /// are written as the build goes.
+    public static func files(for site: SiteModel) -> [PlannedFile] {
         var files: [PlannedFile] = [HomePage.file(site: site), TipsPages.file(site.tips)]
         files += site.itineraries.flatMap(ItineraryPages.files(for:))
         files += site.convoys.map(ConvoyPages.file(for:))
         files += site.pages.map(MarkdownPages.file(for:))
         files += OptionPages.files(site: site, plannedPaths: Set(files.map(\.path)))
-        let pagePaths = files.map(\.path).filter { $0.hasSuffix("index.html") }.map { String($0.dropLast("index.html".count)) }
-            + pollPages
-        files += SupportFiles.files(site: site, pagePaths: pagePaths)
+        files += SupportFiles.files(site: site)
         return files
     }
 
