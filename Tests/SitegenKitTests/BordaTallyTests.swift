@@ -34,6 +34,29 @@ enum Sample {
 
 @Suite("Borda count (SPEC §4.1)")
 struct BordaTallyTests {
+    @Test("A ballot keeps its rankings exactly, packed into a word or, beyond 16 trips or indices 0–15, as a list",
+          arguments: [[], [0], [3, 1, 0, 2], Array(0..<16).reversed(), [15, 15, 15], Array(0..<17), [16, 0], [-1, 0], [0, 1 << 40]])
+    func rankingsKept(_ rankings: [Int]) {
+        let ballot = Ballot(Sample.vote("v", rankings))
+        #expect(ballot.rankings == rankings)
+        let packed: Bool
+        if case .packed = ballot.packedRankings { packed = true } else { packed = false }
+        #expect(packed == (rankings.count <= 16 && rankings.allSatisfy { (0..<16).contains($0) }))
+    }
+
+    @Test("Ballots beyond the packed form count the same: 17 trips, and a ranking of 16 that makes a ballot invalid")
+    func unpackedBallots() {
+        let names = (0..<17).map { "T\($0)" }
+        let full = Array((0..<17).reversed())
+        let results = BordaTally.tally(poll: Sample.poll(names), votes: [Sample.vote("a", full, id: 1), Sample.vote("b", full, id: 2)],
+                                       minBallotsForBreakdown: 3)
+        #expect(results.ballots == BallotCounts(received: 2, counted: 2, invalid: 0, superseded: 0))
+        #expect(results.standings.first?.trip == 16)
+        #expect(results.standings.first?.points == 34)
+        let invalid = BordaTally.tally(poll: Sample.poll(["A", "B"]), votes: [Sample.vote("a", [16, 0])], minBallotsForBreakdown: 3)
+        #expect(invalid.ballots == BallotCounts(received: 1, counted: 0, invalid: 1, superseded: 0))
+    }
+
     func points(_ results: PollResults) -> [Int: Int] {
         Dictionary(uniqueKeysWithValues: results.standings.map { ($0.trip, $0.points) })
     }

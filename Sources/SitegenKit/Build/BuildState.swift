@@ -139,11 +139,11 @@ public struct BuildState: Sendable, Equatable {
 
     /// The recorded files by path, for linking unchanged ones (OutputFolder); nil when the
     /// list cannot be read, which makes every file count as new.
-    func outputIndex() -> [PathKey: OutputFile]? {
-        var index: [PathKey: OutputFile] = [:]
+    func outputIndex() -> [DigestKey: OutputFile]? {
+        var index: [DigestKey: OutputFile] = [:]
         index.reserveCapacity(files)
         do {
-            try forEachOutput { path, file in index[PathKey(path)] = file }
+            try forEachOutput { path, file in index[DigestKey(path)] = file }
         } catch {
             return nil
         }

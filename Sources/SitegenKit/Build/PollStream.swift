@@ -37,7 +37,7 @@ public struct PollSummary: Sendable {
 struct PollStream {
     let config: SiteConfig
     let loader: ExportLoader
-    let votes: [UUID: [Vote]]
+    let ballots: [UUID: [Ballot]]
     let layout: ItineraryLayout
     let paths: PlannedPaths
     let log: DiagnosticLog
@@ -85,7 +85,7 @@ struct PollStream {
     }
 
     private func publish(_ poll: Poll, writer: Writer?, failure: ConcurrentResults<String>) -> Outcome {
-        let published = PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, votes: votes[poll.id] ?? [],
+        let published = PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, ballots: ballots[poll.id] ?? [],
                                                                             minBallotsForBreakdown: config.minBallotsForBreakdown))
         let unlisted = !config.listPolls
         var files = PollPages.files(for: published, unlisted: unlisted, tripPages: true)
@@ -119,14 +119,14 @@ struct PollStream {
 /// case-folded bytes.
 final class PlannedPaths: @unchecked Sendable {
     private let lock = NSLock()
-    private var seen = Set<PathKey>()
+    private var seen = Set<DigestKey>()
 
     /// nil when every path is new and safe, else why not.
     func claim(_ paths: [String]) -> String? {
         for path in paths where !SafePath.isSafe(path) {
             return "refusing to write outside the output folder: \(path)"
         }
-        let keys = paths.map { PathKey(Self.caseFolded($0)) }
+        let keys = paths.map { DigestKey(Self.caseFolded($0)) }
         return lock.withLock {
             for (path, key) in zip(paths, keys) where !seen.insert(key).inserted {
                 return "two files of the site would be written to \(path)"

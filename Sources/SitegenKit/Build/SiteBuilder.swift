@@ -177,13 +177,13 @@ public struct SiteBuilder {
                 throw .io("\(displayPath(config.output.deletingLastPathComponent())): cannot create a temporary file: \(error.localizedDescription)")
             }
         }
-        let (polls, ballots, latestBallot) = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths,
+        let polls = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths,
                                                          output: output.flatMap { folder in written.map { (folder, $0) } })
         ExportSet.checkUniqueness(polls.summaries, log: log)
         layout.reportOrphanItems(exports.customItems,
                                  knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
         let buildTime = exports.buildTime(environment: options.environment,
-                                          streamedDates: polls.summaries.map(\.modifiedAt) + [latestBallot].compactMap { $0 })
+                                          streamedDates: polls.summaries.map(\.modifiedAt))
 
         progress("Choosing tips")
         let tips = Self.publishedTips(config: config, options: options, buildTime: buildTime, log: log)
@@ -203,7 +203,7 @@ public struct SiteBuilder {
         let pageCount = files.count { $0.path.hasSuffix(".html") } + polls.pages
         var report = BuildReport(title: config.title, output: config.output, pages: pageCount,
                                  files: files.count + polls.files + Sitemap.fileCount(pages: sitemapPages) + 1,
-                                 polls: polls.summaries.count, ballots: ballots, seconds: 0, wrote: options.write)
+                                 polls: polls.summaries.count, ballots: exports.ballotCount, seconds: 0, wrote: options.write)
         guard let output, let fingerprint, let written else {
             report.seconds = (clock.now - started).seconds
             return report
@@ -266,23 +266,22 @@ public struct SiteBuilder {
         return report
     }
 
-    /// The polls, through PollStream. Ballots are kept only grouped by poll, for counting,
-    /// and dropped when every poll is counted; returns their number and newest date.
+    /// The polls, through PollStream. The ballots are handed over, and dropped when every
+    /// poll is counted.
     private func streamPolls(_ exports: inout ExportSet, config: SiteConfig, layout: ItineraryLayout, kit: RenderKit,
-                             paths: PlannedPaths, output: (folder: OutputFolder, list: OutputList)?) -> (PollStream.Outcome, Int, Date?) {
-        let ballots = exports.votes.count
-        let latestBallot = exports.votes.map(\.modifiedAt).max()
-        let votesByPoll = exports.votesByPoll
-        exports.votes = []
-        let stream = PollStream(config: config, loader: ExportSet.loader(config: config, log: log), votes: votesByPoll,
-                                layout: layout, paths: paths, log: log)
+                             paths: PlannedPaths, output: (folder: OutputFolder, list: OutputList)?) -> PollStream.Outcome {
+        let ballots = exports.ballots
+        exports.ballots = [:]
+        let loader = ExportSet.loader(config: config, log: log)
+        let stream = PollStream(config: config, loader: loader, ballots: ballots, layout: layout, paths: paths, log: log)
         var writer: PollStream.Writer?
         if let output {
             writer = { file throws(OutputError) in output.list.add(file.path, try Self.write(file, kit: kit, to: output.folder)) }
         }
         let outcome = stream.run(exports.pollFiles, writer: writer)
-        ExportSet.reportOrphanVotes(votesByPoll, pollIds: Set(outcome.summaries.map(\.id)), log: log)
-        return (outcome, ballots, latestBallot)
+        let absent = Set(ballots.keys).subtracting(outcome.summaries.map(\.id))
+        ExportSet.reportOrphanVotes(absent, voteFiles: exports.voteFiles, loader: loader, log: log)
+        return outcome
     }
 
     /// Renders a planned file, hashes it and writes it (or links the previous build's copy).

@@ -4,7 +4,12 @@ import Foundation
 /// Polls stream through the build one export file at a time (`PollStream`); only their
 /// files are listed here.
 public struct ExportSet: Sendable {
-    public var votes: [Vote]
+    /// Ballots by poll id, in file order. Only the compact Ballot of each vote is kept.
+    public var ballots: [UUID: [Ballot]] = [:]
+    public var ballotCount = 0
+    public var latestBallot: Date?
+    /// The vote export files, read again only to point at votes for absent polls.
+    public var voteFiles: [URL] = []
     /// The poll export files, in order.
     public var pollFiles: [URL] = []
     /// In file order; see ConvoyPages.sorted for the order pages list them in.
@@ -23,8 +28,9 @@ public struct ExportSet: Sendable {
 
     public static func load(config: SiteConfig, log: DiagnosticLog) -> ExportSet {
         let loader = loader(config: config, log: log)
-        let votes = loader.load(config.inputs.votes) { (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source) }
-        var set = ExportSet(votes: votes.records)
+        var set = ExportSet()
+        set.voteFiles = ExportLoader.jsonFiles(below: config.inputs.votes, log: log)
+        set.loadBallots(loader)
         set.pollFiles = ExportLoader.jsonFiles(below: config.inputs.polls, log: log)
         let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.convoy(field, source: source) }
         set.convoys = convoys.records
@@ -38,6 +44,27 @@ public struct ExportSet: Sendable {
         set.games = games.records + itineraries.records.flatMap(\.games)
         set.customItems = items.records + itineraries.records.flatMap(\.customItems)
         return set
+    }
+
+    /// Reads the vote files a few at a time (in parallel), keeping each vote's Ballot: the
+    /// parse trees of only a few files are alive at once.
+    private mutating func loadBallots(_ loader: ExportLoader) {
+        let step = 2 * ProcessInfo.processInfo.activeProcessorCount
+        for start in stride(from: 0, to: voteFiles.count, by: step) {
+            let files = Array(voteFiles[start..<min(start + step, voteFiles.count)])
+            let results = ConcurrentResults<[(UUID, Ballot)]>(count: files.count)
+            DispatchQueue.concurrentPerform(iterations: files.count) { index in
+                let (votes, _) = loader.loadFile(files[index]) { (decoder, field, source) throws(FieldError) in
+                    try decoder.vote(field, source: source)
+                }
+                results[index] = votes.map { ($0.pollId, Ballot($0)) }
+            }
+            for (pollId, ballot) in results.values.joined() {
+                ballots[pollId, default: []].append(ballot)
+                ballotCount += 1
+                latestBallot = max(latestBallot ?? ballot.modifiedAt, ballot.modifiedAt)
+            }
+        }
     }
 
     /// Two polls with the same share code or id are an error; every clash is reported.
@@ -56,13 +83,16 @@ public struct ExportSet: Sendable {
         }
     }
 
-    /// Ballots by poll id, in file order.
-    public var votesByPoll: [UUID: [Vote]] { Dictionary(grouping: votes, by: \.pollId) }
-
-    /// Votes for polls that are absent are warned about and ignored.
-    public static func reportOrphanVotes(_ votesByPoll: [UUID: [Vote]], pollIds: Set<UUID>, log: DiagnosticLog) {
-        for (pollId, votes) in votesByPoll where !pollIds.contains(pollId) {
-            for vote in votes {
+    /// Votes for polls that are absent are warned about and ignored. Ballots keep no
+    /// source position, so the vote files are read again to find those votes — only when
+    /// there are any.
+    public static func reportOrphanVotes(_ pollIds: Set<UUID>, voteFiles: [URL], loader: ExportLoader, log: DiagnosticLog) {
+        guard !pollIds.isEmpty else { return }
+        // Problems in these files were reported on the first reading.
+        let quiet = ExportLoader(siteFolder: loader.siteFolder, decoder: loader.decoder, log: DiagnosticLog())
+        for url in voteFiles {
+            let (votes, _) = quiet.loadFile(url) { (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source) }
+            for vote in votes where pollIds.contains(vote.pollId) {
                 log.add(vote.source.diagnostic(.warning, field: "pollId",
                     "no poll has id \(vote.pollId.uuidString); this vote is ignored"))
             }
@@ -71,13 +101,12 @@ public struct ExportSet: Sendable {
 
     /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,
     /// so the same inputs give the same bytes.
-    /// `streamedDates`: the polls' and ballots' modification dates (they are not kept here
-    /// for the whole build).
+    /// `streamedDates`: the polls' modification dates (polls are not kept here).
     public func buildTime(environment: [String: String], streamedDates: [Date]) -> Date {
         if let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) {
             return Date(timeIntervalSince1970: epoch)
         }
-        var dates = streamedDates + votes.map(\.modifiedAt)
+        var dates = streamedDates + [latestBallot].compactMap { $0 }
         dates += convoys.map(\.modifiedAt)
         dates += customItems.map(\.modifiedAt)
         dates += optionSets.compactMap(\.generatedAt)

@@ -108,7 +108,7 @@ public final class OutputFolder: @unchecked Sendable {
     private var lockDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
     /// The previous build's files, for linking unchanged ones instead of writing them.
-    private var previous: [PathKey: BuildState.OutputFile] = [:]
+    private var previous: [DigestKey: BuildState.OutputFile] = [:]
     private let directories = CreatedDirectories()
 
     public init(output: URL, fileSystem: OutputFileSystem = .disk) {
@@ -157,7 +157,7 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     /// The previous build's files (BuildState), set before the first write.
-    func usePrevious(_ files: [PathKey: BuildState.OutputFile]) {
+    func usePrevious(_ files: [DigestKey: BuildState.OutputFile]) {
         previous = files
     }
 
@@ -203,7 +203,7 @@ public final class OutputFolder: @unchecked Sendable {
             if let slash = path.lastIndex(of: "/") {
                 try directories.create(String(path[..<slash]), inside: stagingPath)
             }
-            if let hash, let old = previous[PathKey(path)], old.hash == hash, old.size == bytes.count {
+            if let hash, let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
                 if let current = FileManager.default.contents(atPath: published), current.elementsEqual(bytes),
                    link(published, target) == 0 {
@@ -230,7 +230,7 @@ public final class OutputFolder: @unchecked Sendable {
             try stream.flush()
             try stream.file.close()
             let hash = stream.hasher.finalize()
-            if let old = previous[PathKey(path)], old.hash == hash, old.size == stream.size {
+            if let old = previous[DigestKey(path)], old.hash == hash, old.size == stream.size {
                 let published = outputPath + "/" + path
                 if FileManager.default.contentsEqual(atPath: published, andPath: target), unlink(target) == 0,
                    link(published, target) != 0 {

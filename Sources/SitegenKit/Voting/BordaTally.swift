@@ -54,21 +54,72 @@ public struct PollResults: Sendable, Equatable {
     }
 }
 
+/// A vote as the count needs it. A build holds every ballot of the site until its poll is
+/// counted (votes are exported apart from polls, in no order), so this leaves out what a
+/// Vote carries for diagnostics (its source, its poll's id) and needs no heap of its own:
+/// the voter id is kept as a key and the rankings packed into one word (issue #8).
+public struct Ballot: Sendable, Equatable {
+    public let id: UUID
+    /// The voter, by key: only compared, never shown.
+    let voter: DigestKey
+    let packedRankings: PackedRankings
+    public let votedAt: Date
+    public let modifiedAt: Date
+
+    public init(_ vote: Vote) {
+        id = vote.id
+        voter = DigestKey(vote.voterId)
+        packedRankings = PackedRankings(vote.rankings)
+        votedAt = vote.votedAt
+        modifiedAt = vote.modifiedAt
+    }
+
+    public var rankings: [Int] { packedRankings.values }
+}
+
+/// A ballot's rankings: up to 16 trip indices of 0–15, 4 bits each in one word (every
+/// real poll), else the list as exported.
+enum PackedRankings: Sendable, Equatable {
+    case packed(UInt64, count: UInt8)
+    case list([Int])
+
+    init(_ rankings: [Int]) {
+        guard rankings.count <= 16, rankings.allSatisfy({ (0..<16).contains($0) }) else {
+            self = .list(rankings)
+            return
+        }
+        var word: UInt64 = 0
+        for (position, trip) in rankings.enumerated() {
+            word |= UInt64(trip) << (4 * position)
+        }
+        self = .packed(word, count: UInt8(rankings.count))
+    }
+
+    var values: [Int] {
+        switch self {
+        case .packed(let word, let count):
+            return (0..<Int(count)).map { Int(word >> (4 * $0) & 0xF) }
+        case .list(let rankings):
+            return rankings
+        }
+    }
+}
+
 /// Borda count over a poll's ballots: pure, no I/O.
 public enum BordaTally {
     /// Keeps each voter's latest ballot (latest modifiedAt, then votedAt, then greatest id);
     /// the rest are superseded.
-    public static func latestBallots(_ votes: [Vote]) -> (kept: [Vote], superseded: Int) {
-        var latest: [String: Vote] = [:]
-        for vote in votes {
-            if let current = latest[vote.voterId], !isNewer(vote, than: current) { continue }
-            latest[vote.voterId] = vote
+    public static func latestBallots(_ ballots: [Ballot]) -> (kept: [Ballot], superseded: Int) {
+        var latest: [DigestKey: Ballot] = [:]
+        for ballot in ballots {
+            if let current = latest[ballot.voter], !isNewer(ballot, than: current) { continue }
+            latest[ballot.voter] = ballot
         }
         let kept = latest.values.sorted { $0.id.uuidString < $1.id.uuidString }
-        return (kept, votes.count - kept.count)
+        return (kept, ballots.count - kept.count)
     }
 
-    static func isNewer(_ a: Vote, than b: Vote) -> Bool {
+    static func isNewer(_ a: Ballot, than b: Ballot) -> Bool {
         if a.modifiedAt != b.modifiedAt { return a.modifiedAt > b.modifiedAt }
         if a.votedAt != b.votedAt { return a.votedAt > b.votedAt }
         return a.id.uuidString > b.id.uuidString
@@ -80,8 +131,12 @@ public enum BordaTally {
     }
 
     public static func tally(poll: Poll, votes: [Vote], minBallotsForBreakdown: Int) -> PollResults {
+        tally(poll: poll, ballots: votes.map(Ballot.init), minBallotsForBreakdown: minBallotsForBreakdown)
+    }
+
+    public static func tally(poll: Poll, ballots received: [Ballot], minBallotsForBreakdown: Int) -> PollResults {
         let tripCount = poll.trips.count
-        let (kept, superseded) = latestBallots(votes)
+        let (kept, superseded) = latestBallots(received)
         let counted = kept.filter { isComplete($0.rankings, tripCount: tripCount) }
         let ballots = counted.map(\.rankings)
 
@@ -117,7 +172,7 @@ public enum BordaTally {
             : nil
         let updatedAt = counted.map(\.modifiedAt).reduce(poll.modifiedAt, max)
         return PollResults(
-            ballots: BallotCounts(received: votes.count, counted: counted.count,
+            ballots: BallotCounts(received: received.count, counted: counted.count,
                                   invalid: kept.count - counted.count, superseded: superseded),
             standings: standings,
             breakdown: breakdown,
