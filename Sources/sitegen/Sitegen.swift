@@ -87,6 +87,8 @@ struct Check: ParsableCommand {
 
 /// Runs the pipeline; BuildReporter prints progress, diagnostics and the summary.
 func runBuild(_ options: BuildOptions, verbose: Bool, quiet: Bool = false) throws {
+    var options = options
+    options.removesReplacedSiteInBackground = true
     let log = DiagnosticLog()
     let reporter = BuildReporter.forProcess(verbosity: quiet ? .quiet : verbose ? .verbose : .normal,
                                             environment: ProcessInfo.processInfo.environment)

@@ -91,6 +91,42 @@ struct ReliabilityTests {
         #expect(try output(site) == before)
     }
 
+    /// Waits up to 20 s for a detached removal to finish; the names still there.
+    func trashAfterWaiting(_ site: TemporarySite) throws -> [String] {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            let trash = try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("sitegen-trash-") }
+            if trash.isEmpty || Date() > deadline { return trash }
+            usleep(20_000)
+        }
+    }
+
+    @Test("Removing in the background: the replaced site and a removal cut short are gone soon after, the new site in place")
+    func backgroundRemoval() throws {
+        let site = try goldenSite()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.removesReplacedSiteInBackground = true
+        _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        let first = try output(site)
+        // What a killed `rm -rf` would leave, and a changed input so the build writes a new site.
+        try site.write(".Output.sitegen-trash-left/polls/ABC/index.html", "old")
+        try site.write("Data/votes/new.json", #"{"id": "c0000000-0000-0000-0000-000000000001", "pollId": "7f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_x", "rankings": [1, 0], "votedAt": 0, "modifiedAt": 0}"#)
+        let report = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        #expect(report.wrote && !report.upToDate)
+        #expect(try trashAfterWaiting(site) == [])
+        #expect(try leftovers(site) == [])
+        let second = try output(site)
+        #expect(second != first)
+        #expect(second["manifest.json"] != nil && second.count == first.count)
+
+        // A folder handed to the detached removal loses its name at once.
+        try site.write("old/a/b.txt", "x")
+        let old = site.root.appendingPathComponent("old")
+        OutputFolder(output: site.root.appendingPathComponent("Output"), removesInBackground: true).discard(old)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(try trashAfterWaiting(site) == [])
+    }
+
     @Test("Two builds started at once on the same output never interleave")
     func concurrentBuilds() throws {
         let site = try goldenSite()

@@ -5,4 +5,8 @@
 /// Returns 0 on success, -1 with errno set otherwise (ENOSYS/EINVAL where unsupported).
 int sitegen_exchange_paths(const char *a, const char *b);
 
+/// Starts `rm -rf -- path` in a new session, detached: it runs on after this process exits.
+/// Returns 0 once it is started, -1 with errno set otherwise.
+int sitegen_remove_in_background(const char *path);
+
 #endif

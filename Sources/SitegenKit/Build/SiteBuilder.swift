@@ -34,6 +34,9 @@ public struct BuildOptions: Sendable {
     public var fileSystem: OutputFileSystem = .disk
     /// Renders templates instead of sitegen's renderer; tests compare it with swift-mustache.
     public var templateEngine: TemplateSet.Engine?
+    /// Leaves removing the replaced site to a detached process (OutputFolder.discard), so the
+    /// build returns as soon as the new site is in place. The command line sets it.
+    public var removesReplacedSiteInBackground = false
 
     public init(configFile: URL) {
         self.configFile = configFile
@@ -105,7 +108,8 @@ public struct SiteBuilder {
         var output: OutputFolder?
         var fingerprint: BuildFingerprint?
         if options.write {
-            let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem)
+            let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem,
+                                      removesInBackground: options.removesReplacedSiteInBackground)
             do {
                 try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
                 try folder.prepare()

@@ -110,9 +110,12 @@ public final class OutputFolder: @unchecked Sendable {
     /// The previous build's files, for linking unchanged ones instead of writing them.
     private var previous: [DigestKey: BuildState.OutputFile] = [:]
     private let directories = CreatedDirectories()
+    /// Replaced and abandoned sites are removed by a detached process (see `discard`).
+    private let removesInBackground: Bool
 
-    public init(output: URL, fileSystem: OutputFileSystem = .disk) {
+    public init(output: URL, fileSystem: OutputFileSystem = .disk, removesInBackground: Bool = false) {
         self.fileSystem = fileSystem
+        self.removesInBackground = removesInBackground
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         let name = self.output.lastPathComponent
@@ -177,9 +180,15 @@ public final class OutputFolder: @unchecked Sendable {
         guard flock(lockDescriptor, LOCK_EX) == 0 else {
             throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
         }
+        // What earlier builds left: a staging folder (killed build), a removal cut short.
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
+            .filter { $0.hasPrefix(trashPrefix) }
+        for name in leftovers {
+            discard(parent.appendingPathComponent(name))
+        }
         do {
             if FileManager.default.fileExists(atPath: staging.path) {
-                try FileManager.default.removeItem(at: staging)
+                discard(staging)
             }
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
@@ -257,7 +266,7 @@ public final class OutputFolder: @unchecked Sendable {
         if fileManager.fileExists(atPath: output.path) {
             // Atomic exchange: at every instant the output path holds a complete site.
             if sitegen_exchange_paths(staging.path, output.path) == 0 {
-                try? fileManager.removeItem(at: staging)
+                discard(staging)   // now the previous site
                 return
             }
             // No renameat2 here (another OS or file system): the brief gap of two renames.
@@ -266,7 +275,7 @@ public final class OutputFolder: @unchecked Sendable {
                 if fileManager.fileExists(atPath: previous.path) { try fileManager.removeItem(at: previous) }
                 try fileManager.moveItem(at: output, to: previous)
                 try fileManager.moveItem(at: staging, to: output)
-                try? fileManager.removeItem(at: previous)
+                discard(previous)
             } catch {
                 throw OutputError(message: "\(displayPath(output)): cannot swap in the new site: \(error.localizedDescription)")
             }
@@ -281,8 +290,36 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Drops the staging folder after a failure; the output is untouched.
     public func abandon() {
-        try? FileManager.default.removeItem(at: staging)
+        if FileManager.default.fileExists(atPath: staging.path) { discard(staging) }
         unlock()
+    }
+
+    private var trashPrefix: String { ".\(output.lastPathComponent).sitegen-trash-" }
+
+    /// Removes a folder sitegen no longer needs: the replaced site, or a staging folder.
+    ///
+    /// Deleting a site takes about as long as writing it (pretty URLs give every page a
+    /// folder: half a minute for 10,000 polls on this machine's disk), and nothing waits
+    /// for it. With `removesInBackground` (the command line) the folder is renamed aside,
+    /// which is instant, and a detached `rm -rf` removes it after the build has returned;
+    /// the next build removes whatever such a removal left.
+    func discard(_ folder: URL) {
+        guard removesInBackground else {
+            try? FileManager.default.removeItem(at: folder)
+            return
+        }
+        var trash = folder
+        if !folder.lastPathComponent.hasPrefix(trashPrefix) {
+            // Renamed first, so the name it had (the staging folder's) is free at once.
+            trash = folder.deletingLastPathComponent().appendingPathComponent(trashPrefix + UUID().uuidString)
+            guard rename(folder.path, trash.path) == 0 else {
+                try? FileManager.default.removeItem(at: folder)
+                return
+            }
+        }
+        if sitegen_remove_in_background(trash.path) != 0 {
+            try? FileManager.default.removeItem(at: trash)
+        }
     }
 
     private func unlock() {
