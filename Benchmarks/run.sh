@@ -265,6 +265,24 @@ for n in "${SIZES[@]}"; do
     peak_rss "sitegen rebuild of $sg" "$RAW/n$n-rebuild.time" "$BIN" build --config "$sg/site.yml"
     snapshot "$sg/Output" "$corpus/snapshots/after"
 
+    # 5. A rebuild after one ballot changed: what an organiser runs after a new export.
+    #    Unchanged files are linked from the published site; the replaced site is removed
+    #    by a detached process, which flip.sh waits for before each run.
+    say "N=$n: rebuild with one ballot changed"
+    votes=$(find "$sg/Data/votes" -name '*.json' | sort | head -n 1)
+    cp "$votes" "$corpus/votes.original"
+    python3 -c 'import json, sys
+votes = json.load(open(sys.argv[1]))
+votes[0]["rankings"] = votes[0]["rankings"][::-1]
+json.dump(votes, open(sys.argv[2], "w"), indent=2)' "$votes" "$corpus/votes.changed"
+    flip="$(q "$HERE/flip.sh") $(q "$corpus/votes.original") $(q "$corpus/votes.changed") $(q "$votes") $(q "$sg")"
+    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-incremental.json" \
+        --prepare "$flip" --command-name "sitegen rebuild, one ballot changed" "$sitegen_cmd" \
+        || die "N=$n: the one-ballot rebuild failed"
+    "$HERE/flip.sh" "$corpus/votes.original" "$corpus/votes.changed" "$votes" "$sg"
+    peak_rss "sitegen one-ballot rebuild of $sg" "$RAW/n$n-incremental.time" "$BIN" build --config "$sg/site.yml"
+    cp "$corpus/votes.original" "$votes"
+
     python3 "$HERE/report.py" summarize --n "$n" --raw "$RAW" --snapshots "$corpus/snapshots" \
         --sitegen-pages "$sitegen_pages" --hugo-pages "$hugo_pages" \
         --sitegen-files "$sitegen_files" --hugo-files "$hugo_files" \
