@@ -143,7 +143,7 @@ struct ExportLoaderTests {
             try decoder.vote(field, source: source)
         }
         #expect(votes.count == 2)
-        #expect(files.map(\.path) == ["Data/votes/v1.json", "Data/votes/v2.json", "Data/votes/v3.json"])
+        #expect(files == ["Data/votes/v1.json", "Data/votes/v2.json", "Data/votes/v3.json"])
         let shown = displayPath(site.root.appendingPathComponent("Data/votes"))
         #expect(log.all.map(\.description) == [
             "\(shown)/v1.json:5:16: error: [2].rankings: expected an array of integers",

@@ -25,19 +25,20 @@ public struct ExportLoader: Sendable {
     }
 
     /// Decodes every record in every JSON file below `folder` (missing folder: none).
-    /// Files are processed in parallel; results keep file order, then record order.
+    /// Files are processed in parallel; results keep file order, then record order; `files`
+    /// are the paths of the files read, relative to the site folder.
     public func load<Record: Sendable>(
         _ folder: URL?,
         record decode: @escaping @Sendable (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
-    ) -> (records: [Record], files: [InputFile]) {
+    ) -> (records: [Record], files: [String]) {
         guard let folder else { return ([], []) }
         let urls = Self.jsonFiles(below: folder, log: log)
-        let results = ConcurrentResults<([Record], InputFile?)>(count: urls.count)
+        let results = ConcurrentResults<([Record], String?)>(count: urls.count)
         DispatchQueue.concurrentPerform(iterations: urls.count) { index in
             results[index] = loadFile(urls[index], decode: decode)
         }
         var records: [Record] = []
-        var files: [InputFile] = []
+        var files: [String] = []
         for (fileRecords, file) in results.values {
             records.append(contentsOf: fileRecords)
             if let file { files.append(file) }
@@ -48,7 +49,7 @@ public struct ExportLoader: Sendable {
     func loadFile<Record>(
         _ url: URL,
         decode: (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
-    ) -> ([Record], InputFile?) {
+    ) -> ([Record], String?) {
         let shown = displayPath(url)
         let bytes: [UInt8]
         do {
@@ -62,7 +63,8 @@ public struct ExportLoader: Sendable {
             log.add(Diagnostic(.error, file: shown, message: "cannot read the file: \(error.localizedDescription)"))
             return ([], nil)
         }
-        let file = InputFile(path: relativePath(of: url), sha256: sha256Hex(bytes))
+        // Its path only: BuildFingerprint has already hashed every input file.
+        let file = relativePath(of: url)
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
