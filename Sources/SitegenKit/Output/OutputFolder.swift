@@ -200,7 +200,9 @@ public final class OutputFolder: @unchecked Sendable {
     ///
     /// A file identical to the previous build's is hard-linked from the published folder
     /// instead: it keeps its bytes, inode and modification time, so a sync to a host (rsync,
-    /// S3) sees it unchanged. Identity is checked byte for byte, not only by recorded hash.
+    /// S3) sees it unchanged. Identical means the new bytes have the hash the build state
+    /// recorded, and the published file still has the recorded size and modification time
+    /// (`isRecorded`).
     /// Returns the file's modification time (nanoseconds since 1970), which the build state
     /// records so the next build can tell whether the published file was touched.
     @discardableResult
@@ -214,9 +216,8 @@ public final class OutputFolder: @unchecked Sendable {
             }
             if let hash, let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
-                if let current = FileManager.default.contents(atPath: published), current.elementsEqual(bytes),
-                   link(published, target) == 0 {
-                    return Self.modificationTime(target)
+                if Self.isRecorded(published, old), link(published, target) == 0 {
+                    return old.modified
                 }
             }
             let modified = try fileSystem.writeFile(target, bytes)
@@ -241,15 +242,26 @@ public final class OutputFolder: @unchecked Sendable {
             let hash = stream.hasher.finalize()
             if let old = previous[DigestKey(path)], old.hash == hash, old.size == stream.size {
                 let published = outputPath + "/" + path
-                if FileManager.default.contentsEqual(atPath: published, andPath: target), unlink(target) == 0,
-                   link(published, target) != 0 {
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                if Self.isRecorded(published, old) {
+                    guard unlink(target) == 0, link(published, target) == 0 else {
+                        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    }
                 }
             }
             return BuildState.OutputFile(hash: hash, size: stream.size, modified: Self.modificationTime(target))
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
         }
+    }
+
+    /// Whether the published file is still the one the build state recorded: same size and
+    /// modification time, the quick check of rsync and make. One stat, where reading the file
+    /// back to compare its bytes cost as much as writing it; a file edited by hand gets a new
+    /// modification time and is written anew.
+    static func isRecorded(_ published: String, _ recorded: BuildState.OutputFile) -> Bool {
+        var info = stat()
+        return recorded.modified != 0 && stat(published, &info) == 0 && Int(info.st_size) == recorded.size
+            && BuildState.nanoseconds(info.st_mtim) == recorded.modified
     }
 
     /// Nanoseconds since 1970, or 0 when the file cannot be read. Renaming the staging

@@ -39,13 +39,15 @@ enum Sitemap {
         let urlsetTail = Array("</urlset>\n".utf8)
         let tailRoom = urlsetTail.count
         var pending: String? = try nextPage()
+        // One file never drops a page: beyond 50 MiB it would need URLs over 1 KB long.
+        let byteLimit = count <= maxURLs ? Int.max : maxBytes
         // One urlset file: the pages from `pending` on, up to the protocol's limits.
         func urlset(_ file: inout StreamedFile) throws {
             file.bytes += urlsetHead
             var written = urlsetHead.count, urls = 0
             while let page = pending, urls < maxURLs {
                 let entry = Self.element("url", links.absolute(page)!)
-                if urls > 0 && written + entry.count + tailRoom > maxBytes { break }
+                if urls > 0 && written + entry.count + tailRoom > byteLimit { break }
                 file.bytes += entry
                 written += entry.count
                 urls += 1
