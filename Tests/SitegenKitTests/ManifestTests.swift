@@ -55,6 +55,20 @@ struct ManifestTests {
     }
 }
 
+@Suite("Input paths in manifest.json")
+struct InputPathTests {
+    @Test("Relative to the site folder, with ../ for templates kept outside it: never the absolute path it was built at",
+          arguments: [("/home/ann/trip/Data/polls/p.json", "Data/polls/p.json"), ("/home/ann/trip/site.yml", "site.yml"),
+                      ("/home/ann/shared/Templates/layout.mustache", "../shared/Templates/layout.mustache"),
+                      ("/srv/templates/a.mustache", "../../../srv/templates/a.mustache"),
+                      ("/home/ann/trip/../trip2/x.json", "../trip2/x.json")])
+    func relative(_ path: String, _ expected: String) {
+        let loader = ExportLoader(siteFolder: URL(fileURLWithPath: "/home/ann/trip"),
+                                  decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
+        #expect(loader.relativePath(of: URL(fileURLWithPath: path)) == expected)
+    }
+}
+
 @Suite("Content hashes")
 struct ContentHashTests {
     @Test("SHA-256 of bytes, as the hex of manifest.json; hex parses back, in either case")

@@ -98,11 +98,14 @@ public struct ExportLoader: Sendable {
         return (records, file)
     }
 
+    /// `url` relative to the site folder, with `../` for a file outside it (templates kept
+    /// elsewhere): manifest.json is published, and must not show where the site was built.
     func relativePath(of url: URL) -> String {
-        let base = siteFolder.standardizedFileURL.path
-        let path = url.standardizedFileURL.path
-        let prefix = base.hasSuffix("/") ? base : base + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        let base = siteFolder.standardizedFileURL.pathComponents
+        let path = url.standardizedFileURL.pathComponents
+        var common = 0
+        while common < base.count, common < path.count, base[common] == path[common] { common += 1 }
+        return (Array(repeating: "..", count: base.count - common) + path[common...]).joined(separator: "/")
     }
 
     /// `*.json` files below `folder`, sorted by path so every run reads them in one order.
