@@ -173,16 +173,16 @@ public struct SiteBuilder {
         let pollKit = RenderKit(config: config, templates: templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
                                 format: Formatting(timeZone: config.timeZone), buildTime: nil, navigation: navigation)
         let paths = PlannedPaths()
-        var written: OutputList?
-        if output != nil {
+        // Where files go, and the list of those written (nil for `sitegen check`).
+        var target: (folder: OutputFolder, list: OutputList)?
+        if let output {
             do {
-                written = try OutputList(temporaryFolder: config.output.deletingLastPathComponent())
+                target = (output, try OutputList(temporaryFolder: config.output.deletingLastPathComponent()))
             } catch {
                 throw .io("\(displayPath(config.output.deletingLastPathComponent())): cannot create a temporary file: \(error.localizedDescription)")
             }
         }
-        let polls = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths,
-                                                         output: output.flatMap { folder in written.map { (folder, $0) } })
+        let polls = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths, output: target)
         ExportSet.checkUniqueness(polls.summaries, log: log)
         layout.reportOrphanItems(exports.customItems,
                                  knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
@@ -208,10 +208,11 @@ public struct SiteBuilder {
         var report = BuildReport(title: config.title, output: config.output, pages: pageCount,
                                  files: files.count + polls.files + Sitemap.fileCount(pages: sitemapPages) + 1,
                                  polls: polls.summaries.count, ballots: exports.ballotCount, seconds: 0, wrote: options.write)
-        guard let output, let fingerprint, let written else {
+        guard let target, let fingerprint else {
             report.seconds = (clock.now - started).seconds
             return report
         }
+        let (output, written) = target
 
         let kit = RenderKit(config: config, templates: templates, links: pollKit.links, format: pollKit.format,
                             buildTime: buildTime, navigation: navigation)

@@ -91,8 +91,10 @@ final class OutputList: @unchecked Sendable {
             Self.appendRecord(path: path, file: file, to: &bytes)
         }
         batch.removeAll(keepingCapacity: true)
-        let result = bytes.withUnsafeBytes { pwriteFully(descriptor, $0, at: spilled) }
-        if let error = result {
+        // Runs are only appended (and read back with pread), so plain writes at the end do.
+        do {
+            try writeFully(descriptor, bytes)
+        } catch {
             failure = error
             return
         }
@@ -218,18 +220,4 @@ private struct MinHeap {
             index = smallest
         }
     }
-}
-
-/// Writes all of `bytes` at `offset`; the error, or nil.
-private func pwriteFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Error? {
-    var written = 0
-    while written < bytes.count {
-        let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
-        if result < 0 {
-            if errno == EINTR { continue }
-            return POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        written += result
-    }
-    return nil
 }
