@@ -89,16 +89,16 @@ struct Check: ParsableCommand {
 func runBuild(_ options: BuildOptions, verbose: Bool, quiet: Bool = false) throws {
     var options = options
     options.removesReplacedSiteInBackground = true
-    let log = DiagnosticLog()
+    let log = DiagnosticLog(keepsEvery: verbose)
     let reporter = BuildReporter.forProcess(verbosity: quiet ? .quiet : verbose ? .verbose : .normal,
                                             environment: ProcessInfo.processInfo.environment)
     var builder = SiteBuilder(options: options, log: log)
     builder.progress = { stage in reporter.stageStarted(stage) }
     do {
         let report = try builder.run()
-        reporter.finish(.success(report), diagnostics: log.all)
+        reporter.finish(.success(report), log: log)
     } catch {
-        reporter.finish(.failure(error), diagnostics: log.all)
+        reporter.finish(.failure(error), log: log)
         throw error
     }
 }

@@ -73,8 +73,8 @@ struct CommandLineTests {
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr == """
-        Data/polls/zz.json:1:1: error: id: required field is missing (or "pollId")
-        Data/votes/broken.json:2:10: error: [0].id: expected a UUID such as "6F9619FF-8B86-D011-B42D-00CF4FC964FF", found "not-a-uuid"
+        Data/polls/zz.json:1:1: error: 5 required fields of the poll are missing: "id" (or "pollId"), "shareCode", "tripSnapshots", "createdAt", "modifiedAt"
+        Data/votes/broken.json:2:3: error: [0]: 5 required fields of the vote are missing: "pollId", "odg" (or "voterId"), "rankings", "votedAt", "modifiedAt"
         2 errors in the exports; nothing was written.
 
         """)

@@ -180,12 +180,12 @@ struct ConvoyDecodingTests {
         example.changeVehicle { $0["capacity"] = 0 }
         let error = try #require(try example.decodingError())
         #expect(error.path.description == "vehicles[0].capacity")
-        #expect(error.message == "a vehicle has at least 1 seat (the driver's), found 0")
+        #expect(error.message == "a vehicle has 1 seat (the driver's) to 100, found 0")
 
         example = ConvoyExample()
         example["route"] = ["distanceMeters": -5, "durationSeconds": 60]
         #expect(try example.decodingError()?.path.description == "route.distanceMeters")
-        #expect(try example.decodingError()?.message == "must not be negative")
+        #expect(try example.decodingError()?.message == "must not be negative, found -5")
     }
 
     @Test("Ids that match nobody are kept as unknown seats with the field they came from, never the id")

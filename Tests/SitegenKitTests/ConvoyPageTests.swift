@@ -188,7 +188,7 @@ struct ConvoyPageTests {
 
     @Test("An unsafe id is an error at its line and column, and nothing is built")
     func unsafeId() throws {
-        let built = try ConvoySite(convoys: ["bad.json": "[\n  {\"id\": \"../escape\", \"title\": \"X\"}\n]\n"])
+        let built = try ConvoySite(convoys: ["bad.json": "[\n  {\"id\": \"../escape\", \"title\": \"X\", \"status\": \"draft\", \"origin\": {\"name\": \"A\"}, \"createdAt\": 0, \"modifiedAt\": 0}\n]\n"])
         #expect(built.diagnostics == [
             "SITE/Data/convoys/bad.json:2:10: error: [0].id: convoy id \"../escape\" must be a UUID or 1 to 64 characters from A-Z, a-z, 0-9, _ and - (it becomes a URL path segment)",
         ])

@@ -148,7 +148,7 @@ struct ExportLoaderTests {
         #expect(log.all.map(\.description) == [
             "\(shown)/v1.json:5:16: error: [2].rankings: expected an array of integers",
             "\(shown)/v2.json:2:13: error: not valid JSON: unexpected character 't'; expected a value",
-            "\(shown)/v3.json:1:8: error: id: expected a UUID such as \"6F9619FF-8B86-D011-B42D-00CF4FC964FF\", found a number",
+            "\(shown)/v3.json:1:1: error: 4 required fields of the vote are missing: \"odg\" (or \"voterId\"), \"rankings\", \"votedAt\", \"modifiedAt\"",
         ])
     }
 }

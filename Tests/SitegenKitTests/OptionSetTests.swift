@@ -50,7 +50,8 @@ struct OptionSetTests {
         (#"{"title": "T", "options": "none"}"#, "options", "expected an array, found a string"),
         (#"{"id": 7, "title": "T", "options": []}"#, "id", "expected a string, found a number"),
         (#"{"title": "T", "generatedAt": "July", "options": []}"#, "generatedAt", nil),
-        (#"{"title": "T", "options": [{"name": "x"}]}"#, "options[0].preferences", "required field is missing"),
+        (#"{"title": "T", "options": [{"name": "x"}]}"#, "options[0]",
+         #"3 required fields of the trip are missing: "id", "preferences", "stops""#),
     ] as [(String, String, String?)])
     func errors(json: String, path: String, message: String?) throws {
         let error = #expect(throws: FieldError.self) { try decoder.optionSet(try field(json), source: Sample.source) }

@@ -235,9 +235,9 @@ struct ReporterCommandLineTests {
         try site.write("Data/polls/zz.json", "{\"title\": 3}")
         let result = try SitegenProcess.run(["build"], in: site.root, environment: ["GITHUB_ACTIONS": "true"])
         #expect(result.status == 1)
-        #expect(result.stdout == "::error file=Data/polls/zz.json,line=1,col=1::id: required field is missing (or \"pollId\")\n")
+        #expect(result.stdout == "::error file=Data/polls/zz.json,line=1,col=1::5 required fields of the poll are missing: \"id\" (or \"pollId\"), \"shareCode\", \"tripSnapshots\", \"createdAt\", \"modifiedAt\"\n")
         #expect(result.stderr == """
-            Data/polls/zz.json:1:1: error: id: required field is missing (or "pollId")
+            Data/polls/zz.json:1:1: error: 5 required fields of the poll are missing: "id" (or "pollId"), "shareCode", "tripSnapshots", "createdAt", "modifiedAt"
             1 error in the exports; nothing was written.
 
             """)

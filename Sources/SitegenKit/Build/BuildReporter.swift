@@ -94,15 +94,27 @@ public final class BuildReporter: @unchecked Sendable {
     }
 
     /// Prints what the run found and how it ended; call once, after `SiteBuilder.run()`.
-    public func finish(_ result: Result<BuildReport, BuildFailure>, diagnostics: [Diagnostic]) {
+    public func finish(_ result: Result<BuildReport, BuildFailure>, log: DiagnosticLog) {
+        finish(result, diagnostics: log.all, omissions: log.omissions)
+    }
+
+    /// `omissions`: what the log counted without keeping, printed after the diagnostics.
+    /// In CI annotations a summarised problem is one annotation, not one per example.
+    public func finish(_ result: Result<BuildReport, BuildFailure>, diagnostics: [Diagnostic],
+                       omissions: [DiagnosticLog.Omission] = []) {
         lock.withLock {
             endStage()
             timer?.cancel()
             timer = nil
             clearStatus()
         }
+        let summarised = Set(omissions.compactMap(\.summary))
         for diagnostic in diagnostics {
-            report(diagnostic)
+            report(diagnostic, annotate: !summarised.contains(diagnostic.summary ?? ""))
+        }
+        for omission in omissions {
+            streams.standardError(omission.description + "\n")
+            if annotates { streams.standardOutput(WorkflowAnnotation.command(omission.severity, message: omission.description) + "\n") }
         }
         switch result {
         case .success(let report):
@@ -131,9 +143,9 @@ public final class BuildReporter: @unchecked Sendable {
     }
     static let stageNameWidth = 26
 
-    private func report(_ diagnostic: Diagnostic) {
+    private func report(_ diagnostic: Diagnostic, annotate: Bool = true) {
         streams.standardError(diagnostic.description + "\n")
-        if annotates { streams.standardOutput(WorkflowAnnotation.command(for: diagnostic) + "\n") }
+        if annotates && annotate { streams.standardOutput(WorkflowAnnotation.command(for: diagnostic) + "\n") }
     }
 
     // MARK: Under the lock

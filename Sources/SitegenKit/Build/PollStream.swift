@@ -63,7 +63,7 @@ struct PollStream {
         let outcomes = ConcurrentResults<[Outcome]>(count: urls.count)
         let failure = ConcurrentResults<String>(count: 1)
         DispatchQueue.concurrentPerform(iterations: urls.count) { fileIndex in
-            let (polls, _) = loader.loadFile(urls[fileIndex]) { (decoder, field, source) throws(FieldError) in
+            let (polls, _) = loader.loadFile(urls[fileIndex], cloudKit: CloudKitDump.poll) { (decoder, field, source) throws(FieldError) in
                 try decoder.poll(field, source: source)
             }
             let results = ConcurrentResults<Outcome>(count: polls.count)

@@ -152,7 +152,9 @@ public struct SiteBuilder {
         }
 
         progress("Reading exports")
-        var exports = ExportSet.load(config: config, log: log)
+        let plausibility = DatePlausibility(numericDates: config.numericDates)
+        let loader = ExportSet.loader(config: config, log: log, plausibility: plausibility)
+        var exports = ExportSet.load(config: config, loader: loader, log: log)
         progress("Reading pages")
         let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
         let assets: [SiteModel.Asset]
@@ -182,8 +184,9 @@ public struct SiteBuilder {
                 throw .io("\(displayPath(config.output.deletingLastPathComponent())): cannot create a temporary file: \(error.localizedDescription)")
             }
         }
-        let polls = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths, output: target)
+        let polls = streamPolls(&exports, config: config, loader: loader, layout: layout, kit: pollKit, paths: paths, output: target)
         ExportSet.checkUniqueness(polls.summaries, log: log)
+        plausibility.report(to: log)
         layout.reportOrphanItems(exports.customItems,
                                  knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
         let buildTime = exports.buildTime(environment: options.environment,
@@ -273,11 +276,10 @@ public struct SiteBuilder {
 
     /// The polls, through PollStream. The ballots are handed over, and dropped when every
     /// poll is counted.
-    private func streamPolls(_ exports: inout ExportSet, config: SiteConfig, layout: ItineraryLayout, kit: RenderKit,
+    private func streamPolls(_ exports: inout ExportSet, config: SiteConfig, loader: ExportLoader, layout: ItineraryLayout, kit: RenderKit,
                              paths: PlannedPaths, output: (folder: OutputFolder, list: OutputList)?) -> PollStream.Outcome {
         let ballots = exports.ballots
         exports.ballots = [:]
-        let loader = ExportSet.loader(config: config, log: log)
         let stream = PollStream(config: config, loader: loader, ballots: ballots, layout: layout, paths: paths, log: log)
         var writer: PollStream.Writer?
         if let output {

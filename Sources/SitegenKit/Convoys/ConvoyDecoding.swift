@@ -3,10 +3,23 @@ import Foundation
 // MARK: Convoys (SPEC §3.7)
 
 extension ExportDecoder {
+    /// More seats than this is a corrupt export, not a vehicle.
+    static let maxSeats = 100
+
+    /// A convoy to publish, or nil for one whose `visibility` is `private` (its owner keeps
+    /// it to the group; it is not read further).
+    public func publishedConvoy(_ field: JSONField, source: SourceRef) throws(FieldError) -> Convoy? {
+        if case .object(let object) = field.node.value, let visibility = object["visibility"],
+           case .string(let value) = visibility.value, value.lowercased() == "private" {
+            return nil
+        }
+        return try convoy(field, source: source)
+    }
+
     /// Reads a convoy. Participant, driver and passenger ids are resolved here and then
     /// dropped, and `invitations` is never read, so no private value reaches the model.
     public func convoy(_ field: JSONField, source: SourceRef) throws(FieldError) -> Convoy {
-        let fields = try field.object()
+        let fields = try record(field, .convoy)
         let idField = try fields.required("id")
         let idText = try idField.string()
         guard let id = ConvoyID(idText) else {
@@ -33,15 +46,18 @@ extension ExportDecoder {
         var vehicleIds: [String] = []
         var vehicles: [ConvoyVehicle] = []
         for vehicleField in vehicleFields {
-            let vehicleFields = try vehicleField.object()
+            let vehicleFields = try record(vehicleField, .vehicle)
             vehicleIds.append(ExportDecoder.normalisedId(try vehicleFields.required("id").string()))
             let capacityField = try vehicleFields.required("capacity")
             let capacity = try capacityField.int()
-            guard capacity >= 1 else { throw capacityField.error("a vehicle has at least 1 seat (the driver's), found \(capacity)") }
+            guard (1...Self.maxSeats).contains(capacity) else {
+                throw capacityField.error("a vehicle has 1 seat (the driver's) to \(Self.maxSeats), found \(capacity)")
+            }
             vehicles.append(ConvoyVehicle(
                 label: try plainText(try vehicleFields.required("label")),
-                driver: try vehicleFields.optional("driverId").map(seatHolder),
-                passengers: try vehicleFields.optional("passengerIds")?.array(seatHolder) ?? [],
+                // The app's seed models name these `driver` and `passengers`.
+                driver: try vehicleFields.optional("driverId", "driver").map(seatHolder),
+                passengers: try vehicleFields.optional("passengerIds", "passengers")?.array(seatHolder) ?? [],
                 capacity: capacity,
                 notes: try vehicleFields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
                 isLeader: false,
@@ -71,8 +87,8 @@ extension ExportDecoder {
             route: try fields.optional("route").map { (f) throws(FieldError) in try convoyRoute(f) },
             vehicles: vehicles,
             participants: participants,
-            createdAt: try dates.date(try fields.required("createdAt")),
-            modifiedAt: try dates.date(try fields.required("modifiedAt")),
+            createdAt: try date(try fields.required("createdAt")),
+            modifiedAt: try date(try fields.required("modifiedAt")),
             source: source,
             recordPath: field.path.description,
             unmatchedLeader: unmatchedLeader
@@ -85,7 +101,7 @@ extension ExportDecoder {
 
     /// The participant's id (for resolving seats only) and what may be published of them.
     func convoyParticipant(_ field: JSONField) throws(FieldError) -> (String, ConvoyParticipant) {
-        let fields = try field.object()
+        let fields = try record(field, .participant)
         let participantId = ExportDecoder.normalisedId(try fields.required("id").string())
         let participant = ConvoyParticipant(
             displayName: try plainText(try fields.required("displayName")),
@@ -95,15 +111,20 @@ extension ExportDecoder {
         return (participantId, participant)
     }
 
+    /// A place, with its coordinates flat or nested as `coordinate {latitude, longitude}`
+    /// (the app's seed models).
     func convoyPlace(_ field: JSONField) throws(FieldError) -> ConvoyPlace {
-        let fields = try field.object()
-        let latitude = try fields.optional("latitude")?.double()
-        let longitude = try fields.optional("longitude")?.double()
-        if let latitude, !(-90...90).contains(latitude) {
-            throw try fields.required("latitude").error("latitude must be between -90 and 90")
+        let fields = try record(field, .place)
+        let coordinates = try fields.optional("coordinate").map { (f) throws(FieldError) in try record(f, .coordinate) } ?? fields
+        let latitudeField = coordinates.optional("latitude")
+        let longitudeField = coordinates.optional("longitude")
+        let latitude = try latitudeField?.double()
+        let longitude = try longitudeField?.double()
+        if let latitudeField, let latitude, !(-90...90).contains(latitude) {
+            throw latitudeField.error("latitude must be between -90 and 90")
         }
-        if let longitude, !(-180...180).contains(longitude) {
-            throw try fields.required("longitude").error("longitude must be between -180 and 180")
+        if let longitudeField, let longitude, !(-180...180).contains(longitude) {
+            throw longitudeField.error("longitude must be between -180 and 180")
         }
         return ConvoyPlace(
             name: try plainText(try fields.required("name")),
@@ -114,7 +135,7 @@ extension ExportDecoder {
     }
 
     func convoyCheckpoint(_ field: JSONField) throws(FieldError) -> ConvoyCheckpoint {
-        let fields = try field.object()
+        let fields = try record(field, .checkpoint)
         return ConvoyCheckpoint(
             place: try convoyPlace(try fields.required("place")),
             order: try fields.required("order").int(),
@@ -122,14 +143,12 @@ extension ExportDecoder {
         )
     }
 
+    /// The route's totals, under our names or the seed's `distance` (meters) and
+    /// `duration` (seconds).
     func convoyRoute(_ field: JSONField) throws(FieldError) -> ConvoyRoute {
-        let fields = try field.object()
-        let distanceField = try fields.required("distanceMeters")
-        let durationField = try fields.required("durationSeconds")
-        let route = ConvoyRoute(distanceMeters: try distanceField.double(), durationSeconds: try durationField.double())
-        if route.distanceMeters < 0 { throw distanceField.error("must not be negative") }
-        if route.durationSeconds < 0 { throw durationField.error("must not be negative") }
-        return route
+        let fields = try record(field, .route)
+        return ConvoyRoute(distanceMeters: try distance(try fields.required("distanceMeters", "distance")),
+                           durationSeconds: try duration(try fields.required("durationSeconds", "duration")))
     }
 
     /// One of an enumeration's raw values, with the accepted values in the message.

@@ -1,26 +1,69 @@
 import Foundation
 
 /// One problem found in the inputs, printed as `file:line:column: severity: message`.
-public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+public struct Diagnostic: Sendable, CustomStringConvertible {
     public enum Severity: String, Sendable { case error, warning }
 
     public var severity: Severity
     /// Path as shown to the user (relative to the working directory when possible).
     public var file: String
-    public var line: Int?
-    public var column: Int?
     /// JSON path or config key, e.g. `[2].rankings`; empty when not about one field.
     public var field: String
     public var message: String
+    /// Many diagnostics with the same summary are one problem seen many times (40,000 game
+    /// ids no catalog holds): past a few examples they are counted, not printed or kept.
+    public var summary: String?
+
+    private var fixedLine: Int?
+    private var fixedColumn: Int?
+    /// A position worked out only when it is shown: most diagnostics of a large run are
+    /// counted and never printed, and finding a line means reading the file again.
+    private var pending: SourceRef?
 
     public init(_ severity: Severity, file: String, line: Int? = nil, column: Int? = nil,
-                field: String = "", message: String) {
+                field: String = "", message: String, summary: String? = nil) {
         self.severity = severity
         self.file = file
-        self.line = line
-        self.column = column
+        fixedLine = line
+        fixedColumn = column
         self.field = field
         self.message = message
+        self.summary = summary
+    }
+
+    init(_ severity: Severity, at source: SourceRef, field: String, message: String, summary: String?) {
+        self.init(severity, file: source.file, field: field, message: message, summary: summary)
+        pending = source
+    }
+
+    public var line: Int? {
+        get { pending?.line ?? fixedLine }
+        set { fixedLine = newValue; pending = nil }
+    }
+
+    public var column: Int? {
+        get { pending?.column ?? fixedColumn }
+        set { fixedColumn = newValue; pending = nil }
+    }
+
+    /// An order that needs no line lookup: by file, then byte offset (or line and column).
+    var orderKey: OrderKey {
+        if let pending {
+            let (first, second) = pending.orderPosition
+            return OrderKey(file: file, first: first, second: second, message: message)
+        }
+        return OrderKey(file: file, first: fixedLine ?? 0, second: fixedColumn ?? 0, message: message)
+    }
+
+    struct OrderKey: Comparable {
+        let file: String
+        let first: Int
+        let second: Int
+        let message: String
+
+        static func < (a: OrderKey, b: OrderKey) -> Bool {
+            (a.file, a.first, a.second, a.message) < (b.file, b.first, b.second, b.message)
+        }
     }
 
     public var description: String {
@@ -48,39 +91,11 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Collects diagnostics from every stage so one run reports all problems at once.
-/// Safe to use from parallel workers.
-public final class DiagnosticLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Diagnostic] = []
-
-    public init() {}
-
-    public func add(_ diagnostic: Diagnostic) {
-        lock.withLock { items.append(diagnostic) }
+extension Diagnostic: Equatable {
+    public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
+        a.severity == b.severity && a.file == b.file && a.line == b.line && a.column == b.column
+            && a.field == b.field && a.message == b.message && a.summary == b.summary
     }
-
-    public func error(_ file: String, field: String = "", _ message: String) {
-        add(Diagnostic(.error, file: file, field: field, message: message))
-    }
-
-    public func warning(_ file: String, field: String = "", _ message: String) {
-        add(Diagnostic(.warning, file: file, field: field, message: message))
-    }
-
-    /// All diagnostics, in a stable order (file, position, message) independent of thread timing.
-    public var all: [Diagnostic] {
-        lock.withLock { items }.sorted { a, b in
-            if a.file != b.file { return a.file < b.file }
-            if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
-            if (a.column ?? 0) != (b.column ?? 0) { return (a.column ?? 0) < (b.column ?? 0) }
-            return a.description < b.description
-        }
-    }
-
-    public var errorCount: Int { lock.withLock { items.filter { $0.severity == .error }.count } }
-    public var warningCount: Int { lock.withLock { items.filter { $0.severity == .warning }.count } }
-    public var hasErrors: Bool { errorCount > 0 }
 }
 
 /// Shows paths the way the user typed them: relative to the working directory when inside it.

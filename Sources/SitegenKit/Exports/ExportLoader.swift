@@ -24,18 +24,27 @@ public struct ExportLoader: Sendable {
         self.log = log
     }
 
+    /// The same loader reporting into another log (a second reading of files whose
+    /// problems were reported already).
+    func reporting(to log: DiagnosticLog) -> ExportLoader {
+        var decoder = self.decoder
+        decoder.plausibility = nil
+        return ExportLoader(siteFolder: siteFolder, decoder: decoder, log: log)
+    }
+
     /// Decodes every record in every JSON file below `folder` (missing folder: none).
     /// Files are processed in parallel; results keep file order, then record order; `files`
     /// are the paths of the files read, relative to the site folder.
     public func load<Record: Sendable>(
         _ folder: URL?,
+        cloudKit recordType: CloudKitDump.RecordType? = nil,
         record decode: @escaping @Sendable (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
     ) -> (records: [Record], files: [String]) {
         guard let folder else { return ([], []) }
         let urls = Self.jsonFiles(below: folder, log: log)
         let results = ConcurrentResults<([Record], String?)>(count: urls.count)
         DispatchQueue.concurrentPerform(iterations: urls.count) { index in
-            results[index] = loadFile(urls[index], decode: decode)
+            results[index] = loadFile(urls[index], cloudKit: recordType, decode: decode)
         }
         var records: [Record] = []
         var files: [String] = []
@@ -46,8 +55,10 @@ public struct ExportLoader: Sendable {
         return (records, files)
     }
 
+    /// `recordType`: the CloudKit records this kind of export is read from in a dump.
     func loadFile<Record>(
         _ url: URL,
+        cloudKit recordType: CloudKitDump.RecordType? = nil,
         decode: (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
     ) -> ([Record], String?) {
         let shown = displayPath(url)
@@ -75,10 +86,21 @@ public struct ExportLoader: Sendable {
             return ([], file)
         }
         let lines = LineIndex(path: url.path)
+        let locate: @Sendable (Int) -> SourceRef = { offset in SourceRef(file: shown, offset: offset, index: lines) }
+        func report(_ error: FieldError) {
+            log.add(locate(error.offset).diagnostic(.error, field: error.path.description, error.message))
+        }
         var decoder = self.decoder
-        decoder.locator = { offset in SourceRef(file: shown, offset: offset, index: lines) }
+        decoder.locator = locate
+        let notes = ExportNotes()
+        decoder.notes = notes
         var fields: [JSONField] = []
-        if case .array(let elements) = root.value {
+        if CloudKitDump.isDump(root) {
+            let dump = CloudKitDump.read(root, type: recordType)
+            fields = dump.records
+            dump.errors.forEach(report)
+            reportSkipped(dump, wanted: recordType, locate: locate)
+        } else if case .array(let elements) = root.value {
             fields = elements.enumerated().map { JSONField($1, path: JSONPath.root.appending(index: $0)) }
         } else {
             fields = [JSONField(root)]
@@ -86,16 +108,30 @@ public struct ExportLoader: Sendable {
         var records: [Record] = []
         records.reserveCapacity(fields.count)
         for field in fields {
-            let source = SourceRef(file: shown, offset: field.node.offset, index: lines)
             do {
-                records.append(try decode(decoder, field, source))
+                records.append(try decode(decoder, field, locate(field.node.offset)))
             } catch {
-                let at = lines.position(of: error.offset)
-                log.add(Diagnostic(.error, file: shown, line: at.line, column: at.column,
-                                   field: error.path.description, message: error.message))
+                report(error)
             }
         }
+        notes.report(to: log, source: locate)
         return (records, file)
+    }
+
+    /// Records of another type are a warning once per type and file (a dump of the whole
+    /// zone may sit in each folder); records CloudKit could not return, one each.
+    private func reportSkipped(_ dump: CloudKitDump.Reading, wanted: CloudKitDump.RecordType?, locate: (Int) -> SourceRef) {
+        let reads = wanted.map { "only \($0.name) records are read here" } ?? "this folder reads no CloudKit records"
+        for (type, skipped) in dump.skipped {
+            log.add(locate(skipped.first.node.offset).diagnostic(.warning, field: skipped.first.path.description,
+                "\(Formatting.count(skipped.count, "\(type) record")) skipped: \(reads)",
+                summary: "CloudKit records of another type skipped"))
+        }
+        for (field, reason) in dump.failed {
+            log.add(locate(field.node.offset).diagnostic(.warning, field: field.path.description,
+                "CloudKit returned an error instead of this record (\(reason)); it is skipped",
+                summary: "CloudKit records returned as errors skipped"))
+        }
     }
 
     /// `url` relative to the site folder, with `../` for a file outside it (templates kept

@@ -21,25 +21,32 @@ public struct ExportSet: Sendable {
     public var games: [Game] = []
     public var customItems: [CustomItem] = []
 
-    public static func loader(config: SiteConfig, log: DiagnosticLog) -> ExportLoader {
-        let decoder = ExportDecoder(dates: ExportDateReader(timeZone: config.timeZone, numericDates: config.numericDates))
+    /// `plausibility` collects the dates read, for the site-wide `numericDates` check.
+    static func loader(config: SiteConfig, log: DiagnosticLog, plausibility: DatePlausibility? = nil) -> ExportLoader {
+        var decoder = ExportDecoder(dates: ExportDateReader(timeZone: config.timeZone, numericDates: config.numericDates))
+        decoder.plausibility = plausibility
         return ExportLoader(siteFolder: config.folder, decoder: decoder, log: log)
     }
 
     public static func load(config: SiteConfig, log: DiagnosticLog) -> ExportSet {
-        let loader = loader(config: config, log: log)
+        load(config: config, loader: loader(config: config, log: log), log: log)
+    }
+
+    static func load(config: SiteConfig, loader: ExportLoader, log: DiagnosticLog) -> ExportSet {
         var set = ExportSet()
         set.voteFiles = ExportLoader.jsonFiles(below: config.inputs.votes, log: log)
         set.loadBallots(loader)
         set.pollFiles = ExportLoader.jsonFiles(below: config.inputs.polls, log: log)
-        let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.convoy(field, source: source) }
-        set.convoys = convoys.records
+        let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.publishedConvoy(field, source: source) }
+        set.convoys = convoys.records.compactMap { $0 }
         ConvoyChecks.report(set.convoys, log: log)
         let optionSets = loader.load(config.inputs.options) { (decoder, field, source) throws(FieldError) in try decoder.optionSet(field, source: source) }
         set.optionSets = OptionSetSlug.settle(optionSets.records, log: log)
         let itineraries = loader.load(config.inputs.trips) { (decoder, field, source) throws(FieldError) in try decoder.itinerary(field, source: source) }
         let games = loader.load(config.inputs.games) { (decoder, field, source) throws(FieldError) in try decoder.game(field, source: source) }
-        let items = loader.load(config.inputs.items) { (decoder, field, source) throws(FieldError) in try decoder.customItem(field, source: source) }
+        let items = loader.load(config.inputs.items, cloudKit: CloudKitDump.customItem) { (decoder, field, source) throws(FieldError) in
+            try decoder.customItem(field, source: source)
+        }
         set.itineraries = itineraries.records
         set.games = games.records + itineraries.records.flatMap(\.games)
         set.customItems = items.records + itineraries.records.flatMap(\.customItems)
@@ -54,7 +61,7 @@ public struct ExportSet: Sendable {
             let files = Array(voteFiles[start..<min(start + step, voteFiles.count)])
             let results = ConcurrentResults<[(UUID, Ballot)]>(count: files.count)
             DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                let (votes, _) = loader.loadFile(files[index]) { (decoder, field, source) throws(FieldError) in
+                let (votes, _) = loader.loadFile(files[index], cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
                     try decoder.vote(field, source: source)
                 }
                 results[index] = votes.map { ($0.pollId, Ballot($0)) }
@@ -89,12 +96,15 @@ public struct ExportSet: Sendable {
     public static func reportOrphanVotes(_ pollIds: Set<UUID>, voteFiles: [URL], loader: ExportLoader, log: DiagnosticLog) {
         guard !pollIds.isEmpty else { return }
         // Problems in these files were reported on the first reading.
-        let quiet = ExportLoader(siteFolder: loader.siteFolder, decoder: loader.decoder, log: DiagnosticLog())
+        let quiet = loader.reporting(to: DiagnosticLog())
         for url in voteFiles {
-            let (votes, _) = quiet.loadFile(url) { (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source) }
+            let (votes, _) = quiet.loadFile(url, cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
+                try decoder.vote(field, source: source)
+            }
             for vote in votes where pollIds.contains(vote.pollId) {
                 log.add(vote.source.diagnostic(.warning, field: "pollId",
-                    "no poll has id \(vote.pollId.uuidString); this vote is ignored"))
+                    "no poll has id \(vote.pollId.uuidString); this vote is ignored",
+                    summary: "votes for polls that no export holds are ignored"))
             }
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 /// for every record of a large one-line export would cost more than parsing it.
 public struct SourceRef: Sendable, Hashable {
     public let file: String
-    private let offset: Int
+    /// Byte offset in the file (0 for a fixed position).
+    let offset: Int
     private let index: LineIndex?
     private let fixed: SourcePosition?
 
@@ -34,8 +35,16 @@ public struct SourceRef: Sendable, Hashable {
         hasher.combine(column)
     }
 
-    public func diagnostic(_ severity: Diagnostic.Severity, field: String = "", _ message: String) -> Diagnostic {
-        Diagnostic(severity, file: file, line: line, column: column, field: field, message: message)
+    /// The line and column are looked up only if the diagnostic is shown.
+    public func diagnostic(_ severity: Diagnostic.Severity, field: String = "", _ message: String,
+                           summary: String? = nil) -> Diagnostic {
+        Diagnostic(severity, at: self, field: field, message: message, summary: summary)
+    }
+
+    /// Orders diagnostics without a line lookup.
+    var orderPosition: (Int, Int) {
+        if let fixed { return (fixed.line, fixed.column) }
+        return (offset, 0)
     }
 }
 

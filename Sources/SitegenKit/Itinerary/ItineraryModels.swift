@@ -62,8 +62,11 @@ public struct Itinerary: Sendable {
 }
 
 extension ExportDecoder {
+    /// Days beyond this are corrupt rather than merely outside the trip (Unscheduled).
+    static let maxAnchorDay = 10_000
+
     public func game(_ field: JSONField, source: SourceRef) throws(FieldError) -> Game {
-        let fields = try field.object()
+        let fields = try record(field, .game)
         var zone: TimeZone?
         if let zoneField = fields.optional("timeZone") {
             let name = try zoneField.string()
@@ -77,7 +80,7 @@ extension ExportDecoder {
             sport: try fields.optional("sport")?.string() ?? "",
             awayTeam: try plainText(try fields.required("awayTeam")),
             homeTeam: try plainText(try fields.required("homeTeam")),
-            startTime: try dates.date(try fields.required("startTime")),
+            startTime: try date(try fields.required("startTime")),
             venue: try fields.optional("venue").map { (f) throws(FieldError) in try plainText(f) },
             city: try fields.optional("city").map { (f) throws(FieldError) in try plainText(f) },
             timeZone: zone,
@@ -86,8 +89,8 @@ extension ExportDecoder {
     }
 
     public func customItem(_ field: JSONField, source: SourceRef) throws(FieldError) -> CustomItem {
-        let fields = try field.object()
-        let id = Self.normalisedId(try fields.required("id").text())
+        let fields = try record(field, .customItem)
+        let id = Self.normalisedId(try fields.required("id", "itemId").text())
         let tripId = Self.normalisedId(try fields.required("tripId").text())
         let categoryField = try fields.required("category")
         let categoryName = try categoryField.string()
@@ -105,9 +108,9 @@ extension ExportDecoder {
         }
         return CustomItem(
             id: id, tripId: tripId, category: category, title: title, anchor: anchor,
-            anchorDay: try fields.required("anchorDay").int(),
-            createdAt: try dates.date(try fields.required("createdAt")),
-            modifiedAt: try dates.date(try fields.required("modifiedAt")),
+            anchorDay: try count(try fields.required("anchorDay"), max: Self.maxAnchorDay, min: -Self.maxAnchorDay),
+            createdAt: try date(try fields.required("createdAt")),
+            modifiedAt: try date(try fields.required("modifiedAt")),
             notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
             source: source
         )
@@ -115,10 +118,11 @@ extension ExportDecoder {
 
     /// An itinerary file holds a bare trip, or `{trip, games, customItems}`.
     public func itinerary(_ field: JSONField, source: SourceRef) throws(FieldError) -> Itinerary {
-        let fields = try field.object()
-        guard let tripField = fields.optional("trip") else {
+        guard case .object(let object) = field.node.value, object["trip"] != nil else {
             return Itinerary(trip: try trip(field), games: [], customItems: [], source: source)
         }
+        let fields = try record(field, .itinerary)
+        let tripField = try fields.required("trip")
         return Itinerary(
             trip: try trip(tripField),
             games: try fields.optional("games")?.array { (f) throws(FieldError) in try game(f, source: self.source(of: f, within: source)) } ?? [],

@@ -28,6 +28,8 @@ public struct ItineraryTimeline: Sendable {
     public struct Warning: Sendable, Equatable {
         public var source: SourceRef?
         public var message: String
+        /// Shared by every warning of this kind, so many of them print as one line.
+        public var summary: String? = nil
     }
 
     /// The most days a trip may span (bounds work and page size).
@@ -64,7 +66,8 @@ public struct ItineraryTimeline: Sendable {
                     }
                 } else {
                     add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity)
-                    warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id"))
+                    warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id",
+                                            summary: "game ids that no catalog holds; the pages show the ids"))
                 }
             }
         }

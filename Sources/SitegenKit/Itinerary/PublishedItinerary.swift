@@ -33,6 +33,7 @@ public final class ItineraryLayout: @unchecked Sendable {
     let timeZone: TimeZone
     private let log: DiagnosticLog
     private let lock = NSLock()
+    /// Warnings about a game or item itself, which every copy of its trip would repeat.
     private var reported = Set<String>()
 
     public init(exports: ExportSet, timeZone: TimeZone, log: DiagnosticLog) {
@@ -85,8 +86,12 @@ public final class ItineraryLayout: @unchecked Sendable {
     private func publish(_ trip: Trip, path: String, origin: PublishedItinerary.Origin, source: SourceRef) -> PublishedItinerary {
         let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone)
         for warning in timeline.warnings {
-            let diagnostic = (warning.source ?? source).diagnostic(.warning, warning.message)
-            if lock.withLock({ reported.insert(diagnostic.description).inserted }) { log.add(diagnostic) }
+            if let own = warning.source {
+                // Keyed without a line lookup: positions are worked out only for what is printed.
+                let key = "\(own.file)\u{0}\(own.orderPosition.0)\u{0}\(warning.message)"
+                guard lock.withLock({ reported.insert(key).inserted }) else { continue }
+            }
+            log.add((warning.source ?? source).diagnostic(.warning, warning.message, summary: warning.summary))
         }
         let calendar: String?
         switch origin {

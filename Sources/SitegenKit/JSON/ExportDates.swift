@@ -21,13 +21,18 @@ public struct ExportDateReader: Sendable {
         self.numericDates = numericDates
     }
 
+    /// Seconds since 1970 of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: dates beyond
+    /// them are corrupt, and no calendar arithmetic should meet them.
+    static let representable = -62_135_596_800.0...253_402_300_799.0
+
     public func date(_ field: JSONField) throws(FieldError) -> Date {
         switch field.node.value {
         case .number(let seconds):
-            switch numericDates {
-            case .reference: return Date(timeIntervalSinceReferenceDate: seconds)
-            case .unix: return Date(timeIntervalSince1970: seconds)
+            let date = numericDates.date(seconds)
+            guard Self.representable.contains(date.timeIntervalSince1970) else {
+                throw field.error("\(ExportDecoder.describe(seconds)) seconds since \(numericDates == .reference ? "2001" : "1970") is outside the years 1 to 9999")
             }
+            return date
         case .string(let text):
             if let date = parse(text) { return date }
             throw field.error("expected a date such as \"2026-06-12T19:05:00Z\", \"2026-06-12\" or a number of seconds, found \(field.describeValue())")
@@ -39,7 +44,7 @@ public struct ExportDateReader: Sendable {
     /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fff]][Z|±HH:MM|±HHMM]`.
     public func parse(_ text: String) -> Date? {
         var scanner = DigitScanner(Array(text.utf8))
-        guard let year = scanner.number(digits: 4), scanner.skip("-"),
+        guard let year = scanner.number(digits: 4), year >= 1, scanner.skip("-"),
               let month = scanner.number(digits: 2), scanner.skip("-"),
               let day = scanner.number(digits: 2),
               (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)

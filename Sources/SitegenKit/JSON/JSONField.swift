@@ -131,9 +131,17 @@ extension JSONNode.Value {
 public struct JSONFields: Sendable {
     let object: JSONObject
     public let field: JSONField
+    /// The keys the record may have; a decoder reading a key outside it is a bug (the key
+    /// would also be warned about as unknown).
+    var schema: RecordSchema? = nil
 
     /// The member under the first of `keys` that is present and not null.
     public func optional(_ keys: String...) -> JSONField? {
+        optional(keys)
+    }
+
+    func optional(_ keys: [String]) -> JSONField? {
+        assert(schema.map { keys.allSatisfy($0.known.contains) } ?? true, "\(keys) is not in the \(schema?.name ?? "") schema")
         for key in keys {
             if let node = object[key] {
                 if case .null = node.value { continue }
@@ -144,6 +152,7 @@ public struct JSONFields: Sendable {
     }
 
     public func required(_ keys: String...) throws(FieldError) -> JSONField {
+        assert(schema.map { keys.allSatisfy($0.known.contains) } ?? true, "\(keys) is not in the \(schema?.name ?? "") schema")
         for key in keys {
             if let node = object[key] {
                 if case .null = node.value {

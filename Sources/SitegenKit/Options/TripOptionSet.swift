@@ -22,7 +22,7 @@ extension ExportDecoder {
     /// Decodes an option set; its slug is derived from the id, else the title, and is empty
     /// when neither gives one (`OptionSetSlug.settle` then numbers it).
     public func optionSet(_ field: JSONField, source: SourceRef) throws(FieldError) -> TripOptionSet {
-        let fields = try field.object()
+        let fields = try record(field, .optionSet)
         var id: String?
         if let idField = fields.optional("id") {
             let text = try idField.string()
@@ -36,7 +36,7 @@ extension ExportDecoder {
         return TripOptionSet(
             id: id,
             title: title,
-            generatedAt: try fields.optional("generatedAt").map { (f) throws(FieldError) in try dates.date(f) },
+            generatedAt: try fields.optional("generatedAt").map { (f) throws(FieldError) in try date(f) },
             trips: try fields.required("options").array { (f) throws(FieldError) in try trip(f) },
             slug: OptionSetSlug.derive(id.map { [$0, title] } ?? [title]) ?? "",
             source: source

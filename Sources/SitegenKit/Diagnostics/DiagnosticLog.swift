@@ -1,0 +1,123 @@
+import Foundation
+
+/// Collects diagnostics from every stage so one run reports all problems at once.
+/// Safe to use from parallel workers.
+///
+/// A run may find millions of problems (an export of 11 million bad records, 40,000 game
+/// ids no catalog holds). Printing or keeping every one would cost more than the build, so
+/// unless `keepsEvery` (`--verbose`) the log keeps, in memory bounded by the number of
+/// files and summaries:
+/// - of diagnostics that share a `summary`, the first `examplesPerSummary` in file order,
+///   and a count of the rest;
+/// - of other diagnostics, the first `keptPerFile` of each file and severity, and a count.
+/// "First" is by file and position, never by thread timing, so output is deterministic.
+public final class DiagnosticLog: @unchecked Sendable {
+    public static let examplesPerSummary = 3
+    public static let keptPerFile = 50
+
+    /// What was counted but not kept: printed after the kept diagnostics.
+    public struct Omission: Sendable, Equatable, CustomStringConvertible {
+        public let severity: Diagnostic.Severity
+        public let count: Int
+        /// The shared summary, or nil for the rest of one file's diagnostics.
+        public let summary: String?
+        public let file: String?
+
+        public var description: String {
+            if let summary {
+                return Diagnostic.terminalSafe("\(severity.rawValue): \(Formatting.grouped(count)) more like these: \(summary) (--verbose lists every one)")
+            }
+            return Diagnostic.terminalSafe("\(file ?? ""): \(severity.rawValue): and \(Formatting.count(count, "more \(severity.rawValue)")) in this file (--verbose lists every one)")
+        }
+    }
+
+    public let keepsEvery: Bool
+    private let lock = NSLock()
+    private var items: [Diagnostic] = []
+    private var groups: [String: Group] = [:]
+    private var files: [FileKey: Group] = [:]
+    private var errors = 0
+    private var warnings = 0
+
+    /// The kept diagnostics of one summary or one file, smallest order keys first.
+    private struct Group {
+        var count = 0
+        var kept: [Diagnostic] = []
+        var keys: [Diagnostic.OrderKey] = []
+
+        mutating func add(_ diagnostic: Diagnostic, limit: Int) {
+            count += 1
+            let key = diagnostic.orderKey
+            if kept.count == limit {
+                guard let last = keys.last, key < last else { return }
+                kept.removeLast()
+                keys.removeLast()
+            }
+            let index = keys.firstIndex { key < $0 } ?? keys.count
+            keys.insert(key, at: index)
+            kept.insert(diagnostic, at: index)
+        }
+    }
+
+    private struct FileKey: Hashable {
+        let file: String
+        let severity: Diagnostic.Severity
+    }
+
+    public init(keepsEvery: Bool = false) {
+        self.keepsEvery = keepsEvery
+    }
+
+    public func add(_ diagnostic: Diagnostic) {
+        lock.withLock {
+            if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
+            if keepsEvery {
+                items.append(diagnostic)
+            } else if let summary = diagnostic.summary {
+                groups["\(diagnostic.severity.rawValue) \(summary)", default: Group()].add(diagnostic, limit: Self.examplesPerSummary)
+            } else {
+                files[FileKey(file: diagnostic.file, severity: diagnostic.severity), default: Group()].add(diagnostic, limit: Self.keptPerFile)
+            }
+        }
+    }
+
+    public func error(_ file: String, field: String = "", _ message: String) {
+        add(Diagnostic(.error, file: file, field: field, message: message))
+    }
+
+    public func warning(_ file: String, field: String = "", _ message: String) {
+        add(Diagnostic(.warning, file: file, field: field, message: message))
+    }
+
+    /// The kept diagnostics, in a stable order (file, position, message) independent of thread timing.
+    public var all: [Diagnostic] {
+        let kept = lock.withLock { items + groups.values.flatMap(\.kept) + files.values.flatMap(\.kept) }
+        return kept.sorted { a, b in
+            if a.file != b.file { return a.file < b.file }
+            if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
+            if (a.column ?? 0) != (b.column ?? 0) { return (a.column ?? 0) < (b.column ?? 0) }
+            return a.description < b.description
+        }
+    }
+
+    /// What was counted and not kept, errors first, then by summary or file.
+    public var omissions: [Omission] {
+        lock.withLock {
+            var omitted: [Omission] = []
+            for group in groups.values where group.count > group.kept.count {
+                let first = group.kept[0]
+                omitted.append(Omission(severity: first.severity, count: group.count - group.kept.count, summary: first.summary, file: nil))
+            }
+            for (key, group) in files where group.count > group.kept.count {
+                omitted.append(Omission(severity: key.severity, count: group.count - group.kept.count, summary: nil, file: key.file))
+            }
+            return omitted.sorted {
+                ($0.severity == .error ? 0 : 1, $0.summary ?? "", $0.file ?? "") < ($1.severity == .error ? 0 : 1, $1.summary ?? "", $1.file ?? "")
+            }
+        }
+    }
+
+    public var errorCount: Int { lock.withLock { errors } }
+    public var warningCount: Int { lock.withLock { warnings } }
+    public var hasErrors: Bool { errorCount > 0 }
+}
