@@ -204,4 +204,42 @@ struct ConvoyDecodingTests {
         let range = try #require(json.range(of: text))
         return json.utf8.distance(from: json.utf8.startIndex, to: range.lowerBound)
     }
+
+    // The seed models write these names; read any other way, the convoy would publish
+    // "No driver yet" and "0 of 4 seats" (issue #14).
+    @Test("The seed's vehicle fields driver and passengers, route distance and duration, and a nested coordinate")
+    func seedAliases() throws {
+        var example = ConvoyExample()
+        example.changeVehicle { vehicle in
+            vehicle["driver"] = vehicle.removeValue(forKey: "driverId")
+            vehicle["passengers"] = vehicle.removeValue(forKey: "passengerIds")
+        }
+        example["route"] = ["distance": 170_251, "duration": 6251]
+        example["destination"] = ["name": "American Family Field", "coordinate": ["latitude": 43.028, "longitude": -87.9712]]
+        let convoy = try example.decoded()
+        #expect(convoy.vehicles[0].driver == .participant(0))
+        #expect(convoy.vehicles[0].passengers == [.participant(1), .participant(2)])
+        #expect(convoy.route == ConvoyRoute(distanceMeters: 170_251, durationSeconds: 6251))
+        #expect(convoy.destination?.latitude == 43.028)
+        #expect(convoy.destination?.longitude == -87.9712)
+    }
+
+    @Test("A nested coordinate out of range is an error at the coordinate")
+    func badCoordinate() throws {
+        var example = ConvoyExample()
+        example["origin"] = ["name": "Union Station", "coordinate": ["latitude": 141.9, "longitude": -87.6]]
+        let error = try #require(try example.decodingError())
+        #expect(error.path.description == "origin.coordinate.latitude")
+        #expect(error.message == "latitude must be between -90 and 90")
+    }
+
+    @Test("A private convoy is not published; any other visibility is")
+    func visibility() throws {
+        var example = ConvoyExample()
+        let field = { (example: ConvoyExample) in JSONField(try JSONParser.parse(Array(example.json.utf8))) }
+        example["visibility"] = "private"
+        #expect(try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source) == nil)
+        example["visibility"] = "friends"
+        #expect(try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source)?.title == "Cubs at Brewers")
+    }
 }

@@ -87,6 +87,8 @@ public struct BuildState: Sendable, Equatable {
     public var polls: Int
     public var ballots: Int
     public var diagnostics: [Diagnostic]
+    /// What the build's log counted without keeping, replayed with the diagnostics.
+    public var omissions: [DiagnosticLog.Omission] = []
     /// Where it was read from.
     let url: URL
 
@@ -111,12 +113,18 @@ public struct BuildState: Sendable, Equatable {
                 return Diagnostic(try d.required("severity").string() == "error" ? .error : .warning,
                                   file: try d.required("file").string(), line: try d.optional("line")?.int(),
                                   column: try d.optional("column")?.int(), field: try d.required("field").string(),
-                                  message: try d.required("message").string())
+                                  message: try d.required("message").string(), summary: try d.optional("summary")?.string())
             }
+            let omissions = try fields.optional("omitted")?.array { (field) throws(FieldError) -> DiagnosticLog.Omission in
+                let o = try field.object()
+                return DiagnosticLog.Omission(severity: try o.required("severity").string() == "error" ? .error : .warning,
+                                              count: try o.required("count").int(), summary: try o.optional("summary")?.string(),
+                                              file: try o.optional("file")?.string())
+            } ?? []
             return BuildState(fingerprint: try fields.required("fingerprint").string(),
                               pages: try fields.required("pages").int(), files: try fields.required("files").int(),
                               polls: try fields.required("polls").int(), ballots: try fields.required("ballots").int(),
-                              diagnostics: diagnostics, url: url)
+                              diagnostics: diagnostics, omissions: omissions, url: url)
         } catch {
             return nil
         }
@@ -195,7 +203,7 @@ public struct BuildState: Sendable, Equatable {
 
     /// Writes the state of a build whose output files `outputs` hands over, streamed to disk.
     static func save(for output: URL, fingerprint: String, pages: Int, files: Int, polls: Int, ballots: Int,
-                     diagnostics: [Diagnostic], outputs: Outputs) throws {
+                     diagnostics: [Diagnostic], omissions: [DiagnosticLog.Omission] = [], outputs: Outputs) throws {
         let head = JSONOutput.object([
             ("format", .string(format)),
             ("fingerprint", .string(fingerprint)),
@@ -203,7 +211,12 @@ public struct BuildState: Sendable, Equatable {
             ("diagnostics", .array(diagnostics.map { d in
                 .object([("severity", .string(d.severity.rawValue)), ("file", .string(d.file)),
                          ("line", d.line.map { .int($0) } ?? .null), ("column", d.column.map { .int($0) } ?? .null),
-                         ("field", .string(d.field)), ("message", .string(d.message))])
+                         ("field", .string(d.field)), ("message", .string(d.message)),
+                         ("summary", d.summary.map { .string($0) } ?? .null)])
+            })),
+            ("omitted", .array(omissions.map { o in
+                .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
+                         ("summary", o.summary.map { .string($0) } ?? .null), ("file", o.file.map { .string($0) } ?? .null)])
             })),
         ]).bytes()
         let target = Self.url(for: output)

@@ -125,6 +125,7 @@ public struct SiteBuilder {
                 // Same bytes in, same bytes out: leave every published file (and its mtime) alone.
                 folder.abandon()
                 previous.diagnostics.forEach(log.add)
+                previous.omissions.forEach(log.add)
                 return BuildReport(title: config.title, output: config.output, pages: previous.pages, files: previous.files,
                                    polls: previous.polls, ballots: previous.ballots, seconds: (clock.now - started).seconds,
                                    wrote: true, upToDate: true)
@@ -268,7 +269,7 @@ public struct SiteBuilder {
         }
         // Without the state the next build is simply a full one.
         try? BuildState.save(for: config.output, fingerprint: fingerprint.value, pages: report.pages, files: report.files,
-                             polls: report.polls, ballots: report.ballots, diagnostics: log.all,
+                             polls: report.polls, ballots: report.ballots, diagnostics: log.all, omissions: log.omissions,
                              outputs: { body in try written.forEachSorted(adding: late, body) })
         report.seconds = (clock.now - started).seconds
         return report

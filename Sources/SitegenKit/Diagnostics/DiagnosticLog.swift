@@ -23,6 +23,13 @@ public final class DiagnosticLog: @unchecked Sendable {
         public let summary: String?
         public let file: String?
 
+        public init(severity: Diagnostic.Severity, count: Int, summary: String?, file: String?) {
+            self.severity = severity
+            self.count = count
+            self.summary = summary
+            self.file = file
+        }
+
         public var description: String {
             if let summary {
                 return Diagnostic.terminalSafe("\(severity.rawValue): \(Formatting.grouped(count)) more like these: \(summary) (--verbose lists every one)")
@@ -81,6 +88,18 @@ public final class DiagnosticLog: @unchecked Sendable {
         }
     }
 
+    /// Counts again what an earlier log counted without keeping (a build state replayed).
+    public func add(_ omission: Omission) {
+        lock.withLock {
+            if omission.severity == .error { errors += omission.count } else { warnings += omission.count }
+            if let summary = omission.summary {
+                groups["\(omission.severity.rawValue) \(summary)", default: Group()].count += omission.count
+            } else if let file = omission.file {
+                files[FileKey(file: file, severity: omission.severity), default: Group()].count += omission.count
+            }
+        }
+    }
+
     public func error(_ file: String, field: String = "", _ message: String) {
         add(Diagnostic(.error, file: file, field: field, message: message))
     }
@@ -104,9 +123,10 @@ public final class DiagnosticLog: @unchecked Sendable {
     public var omissions: [Omission] {
         lock.withLock {
             var omitted: [Omission] = []
-            for group in groups.values where group.count > group.kept.count {
-                let first = group.kept[0]
-                omitted.append(Omission(severity: first.severity, count: group.count - group.kept.count, summary: first.summary, file: nil))
+            for (key, group) in groups where group.count > group.kept.count {
+                let severity: Diagnostic.Severity = key.hasPrefix("error ") ? .error : .warning
+                let summary = String(key.dropFirst(severity.rawValue.count + 1))
+                omitted.append(Omission(severity: severity, count: group.count - group.kept.count, summary: summary, file: nil))
             }
             for (key, group) in files where group.count > group.kept.count {
                 omitted.append(Omission(severity: key.severity, count: group.count - group.kept.count, summary: nil, file: key.file))

@@ -178,7 +178,7 @@ public struct ExportDecoder: Sendable {
 
     /// A number as a person wrote it: 148000, 1.5e+22.
     static func describe(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.8g", value)
     }
 
     /// A count (games, seats): a whole number from 0 to `max`.

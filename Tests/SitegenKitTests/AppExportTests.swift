@@ -1,0 +1,289 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+/// Exports written the way the app writes them: CloudKit records dumps, the seed models'
+/// field names, Swift's JSONEncoder defaults — not shaped for sitegen's own fixtures.
+@Suite("Exports as the app writes them (SPEC §3)")
+struct AppExportTests {
+    let chicago = TimeZone(identifier: "America/Chicago")!
+
+    func goldenSite() throws -> TemporarySite {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        return site
+    }
+
+    func build(_ site: TemporarySite, environment: [String: String] = [:]) throws -> (tree: [String: Data], log: DiagnosticLog) {
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.environment = environment
+        let log = DiagnosticLog()
+        do {
+            _ = try SiteBuilder(options: options, log: log).run()
+        } catch {
+            Issue.record("\(error): \(log.all.map(\.description))")
+        }
+        return (try fileTree(site.root.appendingPathComponent("Output")), log)
+    }
+
+    // MARK: CloudKit dumps
+
+    /// The records of a plain export file as `records/query` would return them: dates as
+    /// TIMESTAMP milliseconds, Data fields as BYTES, the poll as a REFERENCE, the id only
+    /// as `recordName` (the field is left out, so `recordName` has to stand in).
+    func cloudKitDump(of file: URL, type: String, idKeys: [String], dates: Set<String>, bytes: Set<String>,
+                      references: Set<String> = []) throws -> String {
+        let reader = ExportDateReader(timeZone: chicago, numericDates: .reference)
+        var plain = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+        if let one = plain as? [String: Any] { plain = [one] }
+        var records: [[String: Any]] = []
+        for record in plain as! [[String: Any]] {
+            let idKey = try #require(idKeys.first { record[$0] != nil })
+            var fields: [String: Any] = [:]
+            for (key, value) in record where key != idKey {
+                if dates.contains(key) {
+                    let date = try #require((value as? String).flatMap(reader.parse)
+                        ?? (value as? NSNumber).map { Date(timeIntervalSinceReferenceDate: $0.doubleValue) })
+                    fields[key] = ["value": Int((date.timeIntervalSince1970 * 1000).rounded()), "type": "TIMESTAMP"]
+                } else if bytes.contains(key) {
+                    // Some fixtures hold Data fields as base64 already.
+                    let base64 = try (value as? String) ?? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]).base64EncodedString()
+                    fields[key] = ["value": base64, "type": "BYTES"]
+                } else if references.contains(key) {
+                    fields[key] = ["value": ["recordName": value, "action": "NONE"], "type": "REFERENCE"]
+                } else if value is String {
+                    fields[key] = ["value": value, "type": "STRING"]
+                } else if let number = value as? NSNumber {
+                    fields[key] = ["value": number, "type": number.doubleValue.rounded() == number.doubleValue ? "INT64" : "DOUBLE"]
+                } else if value is [String] {
+                    fields[key] = ["value": value, "type": "STRING_LIST"]
+                } else {
+                    Issue.record("no CloudKit type for \(key)")
+                }
+            }
+            records.append(["recordName": record[idKey]!, "recordType": type, "fields": fields,
+                            "created": ["timestamp": 1_777_000_000_000, "userRecordName": "_owner"],
+                            "modified": ["timestamp": 1_777_000_000_000, "userRecordName": "_owner"],
+                            "recordChangeTag": "mxk2f0ab"])
+        }
+        let dump: [String: Any] = ["records": records]
+        return String(decoding: try JSONSerialization.data(withJSONObject: dump, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+    }
+
+    @Test("Polls, votes and items as CloudKit dumps give the same pages and results.json as plain exports")
+    func cloudKitDumps() throws {
+        let plain = try goldenSite()
+        let (expected, plainLog) = try build(plain)
+        #expect(plainLog.all.isEmpty)
+
+        let dumped = try goldenSite()
+        let data = dumped.root.appendingPathComponent("Data")
+        for (folder, type, dates, bytes, references) in [
+            ("polls", CloudKitDump.poll, ["createdAt", "modifiedAt"], ["tripSnapshots"], []),
+            ("votes", CloudKitDump.vote, ["votedAt", "modifiedAt"], ["rankings"], ["pollId"]),
+            ("items", CloudKitDump.customItem, ["createdAt", "modifiedAt"], [], []),
+        ] as [(String, CloudKitDump.RecordType, Set<String>, Set<String>, Set<String>)] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent(folder).path) {
+                let url = data.appendingPathComponent(folder).appendingPathComponent(name)
+                let dump = try cloudKitDump(of: url, type: type.name, idKeys: type.idKeys, dates: dates, bytes: bytes, references: references)
+                try Data(dump.utf8).write(to: url)
+            }
+        }
+        let (actual, log) = try build(dumped)
+        #expect(log.all.map(\.description) == [])
+        #expect(Set(actual.keys) == Set(expected.keys))
+        for path in expected.keys.sorted() where path != "manifest.json" {
+            #expect(actual[path] == expected[path], "\(path) differs")
+        }
+        #expect(actual["polls/X7K9M2/results.json"] != nil)
+    }
+
+    func loadVotes(_ json: String, numericDates: NumericDates = .reference) throws -> ([Vote], [String]) {
+        let site = try TemporarySite()
+        try site.write("Data/votes/v.json", json)
+        let log = DiagnosticLog()
+        let loader = ExportLoader(siteFolder: site.root,
+                                  decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: numericDates)), log: log)
+        let (votes, _) = loader.load(site.root.appendingPathComponent("Data/votes"), cloudKit: CloudKitDump.vote) {
+            (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source)
+        }
+        let shown = displayPath(site.root) + "/"
+        return (votes, (log.all.map(\.description) + log.omissions.map(\.description)).map { $0.replacingOccurrences(of: shown, with: "") })
+    }
+
+    @Test("A dump's TIMESTAMP, BYTES, INT64_LIST and REFERENCE values, recordName as the id, and other record types skipped")
+    func cloudKitValues() throws {
+        let rankings = Data("[1,0]".utf8).base64EncodedString()
+        let (votes, diagnostics) = try loadVotes("""
+        {"records": [
+          {"recordName": "a0000000-0000-0000-0000-00000000000a", "recordType": "PollVote",
+           "fields": {"pollId": {"value": {"recordName": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "action": "DELETE_SELF"}, "type": "REFERENCE"},
+                      "odg": {"value": "_voter", "type": "STRING"},
+                      "rankings": {"value": "\(rankings)", "type": "BYTES"},
+                      "votedAt": {"value": 1780000000123, "type": "TIMESTAMP"},
+                      "modifiedAt": {"value": 1780000000123, "type": "TIMESTAMP"}}},
+          {"recordName": "b", "recordType": "PollVote",
+           "fields": {"voteId": {"value": "a0000000-0000-0000-0000-00000000000b", "type": "STRING"},
+                      "pollId": {"value": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "type": "STRING"},
+                      "odg": {"value": "_other", "type": "STRING"},
+                      "rankings": {"value": [0, 1], "type": "INT64_LIST"}},
+           "created": {"timestamp": 1780000001000}, "modified": {"timestamp": 1780000002000}},
+          {"recordName": "c", "recordType": "TripPoll", "fields": {}},
+          {"recordName": "d", "recordType": "TripPoll", "fields": {}},
+          {"recordName": "e", "deleted": true},
+          {"recordName": "f", "serverErrorCode": "NOT_FOUND", "reason": "record not found"}
+        ]}
+        """)
+        #expect(votes.count == 2)
+        #expect(votes[0].id.uuidString == "A0000000-0000-0000-0000-00000000000A")
+        #expect(votes[0].pollId.uuidString == "6F9619FF-8B86-D011-B42D-00CF4FC964FF")
+        #expect(votes[0].rankings == [1, 0])
+        #expect(votes[0].modifiedAt.timeIntervalSince1970 == 1_780_000_000.123)
+        #expect(votes[1].id.uuidString == "A0000000-0000-0000-0000-00000000000B")
+        #expect(votes[1].rankings == [0, 1])
+        // Without date fields, the record's own created and modified times stand in.
+        #expect(votes[1].votedAt.timeIntervalSince1970 == 1_780_000_001)
+        #expect(votes[1].modifiedAt.timeIntervalSince1970 == 1_780_000_002)
+        #expect(diagnostics == [
+            "Data/votes/v.json:14:3: warning: records[2]: 2 TripPoll records skipped: only PollVote records are read here",
+            "Data/votes/v.json:17:3: warning: records[5]: CloudKit returned an error instead of this record (NOT_FOUND: record not found); it is skipped",
+        ])
+    }
+
+    @Test("A malformed dump is a positioned error", arguments: [
+        (#"{"records": [{"recordName": "x", "recordType": "PollVote", "fields": []}]}"#,
+         "Data/votes/v.json:1:70: error: records[0].fields: expected an object, found an array"),
+        (#"{"records": [{"recordName": "x", "recordType": "PollVote", "fields": {"odg": "_v"}}]}"#,
+         "Data/votes/v.json:1:78: error: records[0].fields.odg: expected an object, found a string"),
+        (#"{"records": [{"recordName": "x", "recordType": "PollVote", "fields": {"odg": {"value": 7, "type": "STRING"}}}]}"#,
+         "Data/votes/v.json:1:88: error: records[0].fields.odg.value: expected a string, found a number"),
+        (#"{"records": [{"recordName": "x", "recordType": "PollVote", "fields": {"votedAt": {"value": "May 1", "type": "TIMESTAMP"}}}]}"#,
+         "Data/votes/v.json:1:92: error: records[0].fields.votedAt.value: expected a number, found a string"),
+        (#"{"records": [{"recordName": "x", "recordType": "PollVote", "fields": {"odg": {"value": "_v", "type": "TEXT"}}}]}"#,
+         #"Data/votes/v.json:1:102: error: records[0].fields.odg.type: unknown CloudKit field type "TEXT"; expected one of ASSET, BYTES, DOUBLE, INT64, LOCATION, REFERENCE, STRING, TIMESTAMP, …_LIST"#),
+        (#"{"records": [{"recordName": "x", "fields": {}}]}"#,
+         #"Data/votes/v.json:1:14: error: records[0].recordType: required field is missing"#),
+        (#"{"records": [{"recordName": "a0000000-0000-0000-0000-00000000000a", "recordType": "PollVote", "fields": {}}]}"#,
+         #"Data/votes/v.json:1:105: error: records[0].fields: 5 required fields of the vote are missing: "pollId", "odg" (or "voterId"), "rankings", "votedAt", "modifiedAt""#),
+    ])
+    func malformedDump(json: String, message: String) throws {
+        let (votes, diagnostics) = try loadVotes(json)
+        #expect(votes.isEmpty)
+        #expect(diagnostics == [message])
+    }
+
+    // MARK: Aliases and unknown fields
+
+    @Test("Custom items keyed itemId, as the items design's CloudKit records are")
+    func itemIdAlias() throws {
+        let json = """
+        {"itemId": "item-9", "tripId": "11111111-1111-1111-1111-111111111111", "category": "note", "title": "Bring sunscreen",
+         "anchorType": "startOfDay", "anchorDay": 2, "createdAt": 800000000, "modifiedAt": 800000000}
+        """
+        let item = try ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference))
+            .customItem(JSONField(try JSONParser.parse(Array(json.utf8))), source: Sample.source)
+        #expect(item.id == "item-9")
+        #expect(item.anchor == .startOfDay)
+    }
+
+    @Test("An unknown field is a warning at its first place, once per name and file, with a suggestion")
+    func unknownFields() throws {
+        let vote = #"{"id":"a0000000-0000-0000-0000-00000000000%@","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v%@","rankings":[0,1],"votedAt":0,"modifiedAt":0,"modifedAt":0,"device":"iPhone"}"#
+        let json = "[\n" + ["1", "2", "3"].map { vote.replacingOccurrences(of: "%@", with: $0) }.joined(separator: ",\n") + "\n]"
+        let (votes, diagnostics) = try loadVotes(json)
+        #expect(votes.count == 3)
+        #expect(diagnostics == [
+            #"Data/votes/v.json:2:162: warning: [0].modifedAt: sitegen does not know the field "modifedAt" of a vote (did you mean "modifiedAt"?); it is ignored (3 times in this file)"#,
+            #"Data/votes/v.json:2:173: warning: [0].device: sitegen does not know the field "device" of a vote; it is ignored (3 times in this file)"#,
+        ])
+    }
+
+    @Test("A record missing three fields names all three")
+    func missingFields() throws {
+        let (_, diagnostics) = try loadVotes(#"[{"id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v"}]"#)
+        #expect(diagnostics == [
+            #"Data/votes/v.json:1:2: error: [0]: 3 required fields of the vote are missing: "rankings", "votedAt", "modifiedAt""#,
+        ])
+    }
+
+    // MARK: Dates and numbers
+
+    @Test("Unix seconds read under numericDates: reference are a warning naming numericDates")
+    func unixSecondsUnderReference() throws {
+        let site = try goldenSite()
+        // The app's own JSONEncoder writes reference seconds; this ballot was written by a
+        // script with Unix seconds. 1778000000 is 2026-05-05 since 1970, 2057 since 2001.
+        try site.write("Data/votes/script.json", """
+        [{"id": "b0000000-0000-0000-0000-0000000000f1", "pollId": "7f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_voter_9",
+          "rankings": [0, 1], "votedAt": 1778000000, "modifiedAt": 1778000000}]
+        """)
+        let (_, log) = try build(site)
+        #expect(log.all.map(\.description).map { $0.replacingOccurrences(of: displayPath(site.root) + "/", with: "") } == [
+            "Data/votes/script.json:2:34: warning: [0].votedAt: 1778000000 reads as 2057-05-05 under numericDates: reference, "
+            + "decades from the site's other dates, but as 2026-05-05 under numericDates: unix; if that is what the app wrote, "
+            + "set numericDates: unix in site.yml (2 such dates in this file)",
+        ])
+    }
+
+    @Test("Numbers beyond any trip are positioned errors, never a crash", arguments: [
+        (#""modifiedAt": 1e300"#, "modifiedAt", "1e+300 seconds since 2001 is outside the years 1 to 9999"),
+        (#""modifiedAt": -1e15"#, "modifiedAt", "-1e+15 seconds since 2001 is outside the years 1 to 9999"),
+        (#""modifiedAt": "0000-01-01""#, "modifiedAt", #"expected a date such as "2026-06-12T19:05:00Z", "2026-06-12" or a number of seconds, found "0000-01-01""#),
+    ])
+    func hugeVoteNumbers(field: String, path: String, message: String) throws {
+        let json = #"[{"id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v","rankings":[0,1],"votedAt":0,"#
+            + field + "}]"
+        let (votes, diagnostics) = try loadVotes(json)
+        #expect(votes.isEmpty)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.hasSuffix("error: [0].\(path): \(message)") == true, "\(diagnostics)")
+    }
+
+    @Test("Trip distances and durations must be finite, not negative and below physical bounds", arguments: [
+        ("\"distanceMeters\":1.5e22", "travelSegments[0].distanceMeters", "1.5e+22 meters is beyond any trip; the limit is 100000000"),
+        ("\"distanceMeters\":-156000", "travelSegments[0].distanceMeters", "must not be negative, found -156000"),
+        ("\"durationSeconds\":1e25", "travelSegments[0].durationSeconds", "1e+25 seconds is beyond any trip; the limit is 10000000"),
+    ])
+    func tripNumbers(replacement: String, path: String, message: String) throws {
+        var json = ExportDecodingTests.tripJSON
+        let key = replacement.hasPrefix("\"distance") ? "\"distanceMeters\":148000" : "\"durationSeconds\":5400"
+        json = json.replacingOccurrences(of: key, with: replacement)
+        let decoder = ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference))
+        let error = #expect(throws: FieldError.self) { try decoder.trip(JSONField(try JSONParser.parse(Array(json.utf8)))) }
+        #expect(error?.path.description == path)
+        #expect(error?.message == message)
+    }
+
+    // MARK: Diagnostics that scale
+
+    @Test("Many warnings of one kind print as a few examples and a count; --verbose keeps every one")
+    func summarisedWarnings() throws {
+        let log = DiagnosticLog()
+        let verbose = DiagnosticLog(keepsEvery: true)
+        for index in (0..<1000).reversed() {
+            let diagnostic = Diagnostic(.warning, file: "Data/polls/p\(index / 100).json", line: index % 100 + 1, column: 3,
+                                        message: "no game catalog holds game g\(index)", summary: "game ids that no catalog holds")
+            log.add(diagnostic)
+            verbose.add(diagnostic)
+        }
+        #expect(log.warningCount == 1000)
+        #expect(log.all.map(\.description) == [
+            "Data/polls/p0.json:1:3: warning: no game catalog holds game g0",
+            "Data/polls/p0.json:2:3: warning: no game catalog holds game g1",
+            "Data/polls/p0.json:3:3: warning: no game catalog holds game g2",
+        ])
+        #expect(log.omissions.map(\.description) == ["warning: 997 more like these: game ids that no catalog holds (--verbose lists every one)"])
+        #expect(verbose.all.count == 1000)
+        #expect(verbose.omissions.isEmpty)
+    }
+
+    @Test("Errors past the cap of a file are counted: a file of 2,000 bad records prints 50 and a count")
+    func cappedErrors() throws {
+        let bad = Array(repeating: #"{"id": 1}"#, count: 2000).joined(separator: ",\n")
+        let (_, diagnostics) = try loadVotes("[\n\(bad)\n]")
+        #expect(diagnostics.count == DiagnosticLog.keptPerFile + 1)
+        #expect(diagnostics.first == #"Data/votes/v.json:2:1: error: [0]: 5 required fields of the vote are missing: "pollId", "odg" (or "voterId"), "rankings", "votedAt", "modifiedAt""#)
+        #expect(diagnostics.last == "Data/votes/v.json: error: and 1,950 more errors in this file (--verbose lists every one)")
+    }
+}
