@@ -68,6 +68,21 @@ def compare_snapshots(before: Path, after: Path):
     return result
 
 
+def line_count(path: Path):
+    return len(path.read_text().splitlines()) if path.exists() else None
+
+
+def warned_count(path: Path):
+    """Warnings the build found: the lines shown plus those counted in "N more like these"."""
+    if not path.exists():
+        return None
+    total = 0
+    for line in path.read_text().splitlines():
+        more = re.match(r"warning: ([\d,]+) more like these", line)
+        total += int(more.group(1).replace(",", "")) if more else (": warning: " in line)
+    return total
+
+
 def summarize(args):
     raw = Path(args.raw)
     n = args.n
@@ -75,6 +90,7 @@ def summarize(args):
     floor = hyperfine(raw / f"n{n}-floor.json")
     rebuild = hyperfine(raw / f"n{n}-rebuild.json")
     incremental = hyperfine(raw / f"n{n}-incremental.json")
+    warnings = hyperfine(raw / f"n{n}-warnings.json")
     corpus = json.loads((raw / f"n{n}-corpus.json").read_text())
 
     def stats(result):
@@ -104,6 +120,11 @@ def summarize(args):
         "incremental": stats(incremental.get("sitegen rebuild, one ballot changed")),
         "incrementalPeak": time_v(raw / f"n{n}-incremental.time"),
         "rebuildKept": compare_snapshots(Path(args.snapshots) / "before", Path(args.snapshots) / "after"),
+        "withoutWarnings": stats(warnings.get("sitegen build")),
+        "withWarnings": stats(warnings.get("sitegen build, a warning per game id")),
+        "withWarningsPeak": time_v(raw / f"n{n}-warned.time"),
+        "withWarningsCounted": warned_count(raw / f"n{n}-warned.time.stderr"),
+        "withWarningsLines": line_count(raw / f"n{n}-warned.time.stderr"),
     }
     json.dump(summary, sys.stdout, indent=2)
     print()
@@ -170,6 +191,26 @@ HEADER = ("| N polls | HTML pages sitegen / Hugo | sitegen s | Hugo s | ratio Hu
           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 
 
+def warnings_table(runs):
+    rows = [s for s in runs if s.get("withWarnings")]
+    if not rows:
+        return ""
+    lines = ["", "A warning per game id (the site without its game catalog, issue #14): cold builds of both,",
+             "interleaved in one hyperfine call.", "",
+             "| N polls | warnings found | stderr lines | without s | with s | time ratio | peak MB without | peak MB with | memory ratio |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for s in rows:
+        without, warned = s["withoutWarnings"]["median"], s["withWarnings"]["median"]
+        peak, warned_peak = (s.get("sitegenPeak") or {}).get("peakMB"), (s.get("withWarningsPeak") or {}).get("peakMB")
+        lines.append("| " + " | ".join([
+            fmt_int(s["n"]), fmt_int(s.get("withWarningsCounted")), fmt_int(s.get("withWarningsLines")),
+            fmt_s(without), fmt_s(warned), f"{warned / without:.2f}×",
+            fmt_mb(s.get("sitegenPeak")), fmt_mb(s.get("withWarningsPeak")),
+            f"{warned_peak / peak:.2f}×" if peak and warned_peak else "—",
+        ]) + " |")
+    return "\n".join(lines)
+
+
 def targets(runs):
     lines = ["", "Targets (issue #8):"]
     for s in runs:
@@ -211,6 +252,7 @@ def table(args):
     for s in runs:
         print(row(s))
     print(targets(runs))
+    print(warnings_table(runs))
     notes = []
     for s in runs:
         corpus = s["corpus"]

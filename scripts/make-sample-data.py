@@ -914,6 +914,66 @@ def votes_poll3():
     } for key, voter, ranks, voted, modified in POLL3_BALLOTS]
 
 
+# The names each record type's id has in plain exports; a dump holds it as recordName.
+CLOUDKIT_ID_KEYS = {"TripPoll": ("id", "pollId"), "PollVote": ("id", "voteId"), "CustomItineraryItem": ("id", "itemId")}
+
+
+def cloudkit_dump(records, record_type, dates=(), data=(), references=()):
+    """Records as CloudKit Web Services' records/query returns them (SPEC §3): each field
+    as {value, type}; dates as TIMESTAMP milliseconds; Data fields as BYTES (base64);
+    references as REFERENCE; the id only as recordName (sitegen reads it as the id)."""
+    id_keys = CLOUDKIT_ID_KEYS[record_type]
+    out = []
+    for record in records:
+        record_id = next(record[k] for k in id_keys if k in record)
+        fields = {}
+        for key, value in record.items():
+            if key in id_keys:
+                continue
+            if key in dates:
+                millis = round(parse_date(value).timestamp() * 1000)
+                fields[key] = {"value": millis, "type": "TIMESTAMP"}
+            elif key in data:
+                fields[key] = {"value": value if isinstance(value, str) else b64_json(value), "type": "BYTES"}
+            elif key in references:
+                fields[key] = {"value": {"recordName": value, "action": "DELETE_SELF"}, "type": "REFERENCE"}
+            elif isinstance(value, list):
+                fields[key] = {"value": value, "type": "STRING_LIST"}
+            else:
+                fields[key] = {"value": value, "type": "INT64" if isinstance(value, int) else "STRING"}
+        created = round(parse_date(record.get("createdAt", record.get("votedAt"))).timestamp() * 1000)
+        modified = round(parse_date(record["modifiedAt"]).timestamp() * 1000)
+        out.append({
+            "recordName": record_id,
+            "recordType": record_type,
+            "fields": fields,
+            "recordChangeTag": sha(record_id)[:8],
+            "created": {"timestamp": created, "userRecordName": "_defaultOwner", "deviceID": "2"},
+            "modified": {"timestamp": modified, "userRecordName": "_defaultOwner", "deviceID": "2"},
+            "zoneID": {"zoneName": "_defaultZone", "ownerRecordName": "_defaultOwner", "zoneType": "DEFAULT_ZONE"},
+        })
+    return {"records": out}
+
+
+def from_cloudkit(doc):
+    """A records dump read back as the plain records it holds (the checker's view)."""
+    if not (isinstance(doc, dict) and isinstance(doc.get("records"), list)):
+        return doc
+    plain = []
+    for record in doc["records"]:
+        values = {}
+        for key, field in record["fields"].items():
+            value = field["value"]
+            if field["type"] == "TIMESTAMP":
+                value = (datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=value)).isoformat()
+            elif field["type"] == "REFERENCE":
+                value = value["recordName"]
+            values[key] = value
+        values.setdefault(CLOUDKIT_ID_KEYS[record["recordType"]][0], record["recordName"])
+        plain.append(values)
+    return plain
+
+
 def single_vote(ballot, poll_id):
     key, voter, ranks, voted, modified = ballot
     return {
@@ -1175,10 +1235,13 @@ def write_all():
     put("games/mlb-2026-june.json", [g.json("z") for g in ordered if g.day.month == 6])
     put("games/mlb-2026-july-august.json", [g.json("off") for g in ordered if g.day.month != 6])
 
-    put("polls/midwest-ballpark-swing.json", poll1)
+    # One poll and its ballots as a CloudKit records dump, the way a CI job fetches them.
+    put("polls/midwest-ballpark-swing.json",
+        cloudkit_dump([poll1], "TripPoll", dates=("createdAt", "modifiedAt"), data=("tripSnapshots",)))
     put("polls/summer-2026-polls.json", [poll2, poll3])
 
-    put("votes/midwest-ballpark-swing.json", votes_poll1())
+    put("votes/midwest-ballpark-swing.json",
+        cloudkit_dump(votes_poll1(), "PollVote", dates=("votedAt", "modifiedAt"), data=("rankings",), references=("pollId",)))
     put("votes/texas-southwest.json", votes_poll2())
     put("votes/northeast-rivalries.json", votes_poll3())
     put("votes/northeast-late-ballot.json", single_vote(POLL3_LATE_BALLOT, POLL3_ID))
@@ -1319,7 +1382,7 @@ def check_all(written):
     docs = {}
     for rel in written:
         text = (DATA / rel).read_text(encoding="utf-8")
-        docs[rel] = json.loads(text)
+        docs[rel] = from_cloudkit(json.loads(text))
     check(sorted(str(p.relative_to(DATA)) for f in FOLDERS for p in (DATA / f).rglob("*.json"))
           == sorted(written), "unexpected files under Data/")
 

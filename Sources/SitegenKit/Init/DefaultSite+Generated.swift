@@ -969,494 +969,615 @@ h3 { font-size: 1.05rem; margin: 0; }
 """##),
         DefaultSiteFile(path: "Data/polls/midwest-ballpark-swing.json", source: "Data/polls/midwest-ballpark-swing.json", text: #"""
 {
-  "id": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-  "title": "Midwest Ballpark Swing — June",
-  "shareCode": "MW6BPS",
-  "description": "Four ways to spend **June 12–18** in the Midwest. Rank them all, favourite first.\n\n- Every option starts the weekend of the 12th\n- *Tickets are not bought yet* — vote by **May 20**\n- Drives are under six hours a day\n\nCheck the [MLB schedule](https://www.mlb.com/schedule) for rainouts.",
-  "ownerId": "_priv_o16c8cfc7af",
-  "tripSnapshots": [
+  "records": [
     {
-      "id": "A5B50791-AA6D-471B-B51A-72F57889D2A4",
-      "name": "Wrigley to the Twin Cities",
-      "preferences": {
-        "startDate": "2026-06-12",
-        "endDate": "2026-06-17",
-        "sports": [
-          "mlb"
-        ]
+      "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+      "recordType": "TripPoll",
+      "fields": {
+        "title": {
+          "value": "Midwest Ballpark Swing — June",
+          "type": "STRING"
+        },
+        "shareCode": {
+          "value": "MW6BPS",
+          "type": "STRING"
+        },
+        "description": {
+          "value": "Four ways to spend **June 12–18** in the Midwest. Rank them all, favourite first.\n\n- Every option starts the weekend of the 12th\n- *Tickets are not bought yet* — vote by **May 20**\n- Drives are under six hours a day\n\nCheck the [MLB schedule](https://www.mlb.com/schedule) for rainouts.",
+          "type": "STRING"
+        },
+        "ownerId": {
+          "value": "_priv_o16c8cfc7af",
+          "type": "STRING"
+        },
+        "tripSnapshots": {
+          "value": "W3siaWQiOiJBNUI1MDc5MS1BQTZELTQ3MUItQjUxQS03MkY1Nzg4OUQyQTQiLCJuYW1lIjoiV3JpZ2xleSB0byB0aGUgVHdpbiBDaXRpZXMiLCJwcmVmZXJlbmNlcyI6eyJzdGFydERhdGUiOiIyMDI2LTA2LTEyIiwiZW5kRGF0ZSI6IjIwMjYtMDYtMTciLCJzcG9ydHMiOlsibWxiIl19LCJzdG9wcyI6W3siY2l0eSI6IkNoaWNhZ28iLCJzdGF0ZSI6IklMIiwibGF0aXR1ZGUiOjQxLjg3ODEsImxvbmdpdHVkZSI6LTg3LjYyOTgsImFycml2YWxEYXRlIjoiMjAyNi0wNi0xMiIsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE0IiwiZ2FtZXMiOlsibWxiLTIwMjYtMDYtMTItc3RsLWNoYyIsIm1sYi0yMDI2LTA2LTEzLXRiLWN3cyJdfSx7ImNpdHkiOiJNaWx3YXVrZWUiLCJzdGF0ZSI6IldJIiwibGF0aXR1ZGUiOjQzLjAzODksImxvbmdpdHVkZSI6LTg3LjkwNjUsImFycml2YWxEYXRlIjoiMjAyNi0wNi0xNCIsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE1IiwiZ2FtZXMiOlsibWxiLTIwMjYtMDYtMTQtcGl0LW1pbCJdfSx7ImNpdHkiOiJNaW5uZWFwb2xpcyIsInN0YXRlIjoiTU4iLCJsYXRpdHVkZSI6NDQuOTc3OCwibG9uZ2l0dWRlIjotOTMuMjY1LCJhcnJpdmFsRGF0ZSI6IjIwMjYtMDYtMTUiLCJkZXBhcnR1cmVEYXRlIjoiMjAyNi0wNi0xNyIsImdhbWVzIjpbIm1sYi0yMDI2LTA2LTE1LWNsZS1taW4iLCJtbGItMjAyNi0wNi0xNi1jbGUtbWluIl19XSwidHJhdmVsU2VnbWVudHMiOlt7ImlkIjoiNUY3NEEzNjUtRkI3QS00RjQxLUIwMEYtQ0IwNDQ2RDA5REM0IiwiZnJvbUNpdHkiOiJDaGljYWdvIiwidG9DaXR5IjoiTWlsd2F1a2VlIiwiZGlzdGFuY2VNZXRlcnMiOjE1NjY5MCwiZHVyYXRpb25TZWNvbmRzIjo1NTY4LCJkZXBhcnR1cmVEYXRlIjoiMjAyNi0wNi0xNFQxNDowMDowMFoifSx7ImlkIjoiM0JDOENFMUItOUY1Mi00QUIxLUIzRTgtQTlBOTYwQUM1NDVFIiwiZnJvbUNpdHkiOiJNaWx3YXVrZWUiLCJ0b0NpdHkiOiJNaW5uZWFwb2xpcyIsImRpc3RhbmNlTWV0ZXJzIjo1OTk4MjIsImR1cmF0aW9uU2Vjb25kcyI6MjE2OTgsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE1VDEwOjAwOjAwLTA1OjAwIn1dLCJ0b3RhbEdhbWVzIjo1LCJ0b3RhbERpc3RhbmNlTWV0ZXJzIjo3NTY1MTIsInRvdGFsRHJpdmluZ1NlY29uZHMiOjI3MjY2LCJub3RlcyI6IkJvdGggQ2hpY2FnbyBwYXJrcyBvbiBkYXkgb25lIGFuZCB0d28sIHRoZW4gbm9ydGguXG5cbi0gQ3VicyAqKkZyaWRheSBkYXkgZ2FtZSoqIGF0IFdyaWdsZXlcbi0gU294IHVuZGVyIHRoZSBsaWdodHNcbi0gVHdvIG5pZ2h0cyBhdCBUYXJnZXQgRmllbGQifSx7ImlkIjoiNDYwQzRCQkUtRkFFNS00Q0FBLTk4ODQtQ0M1NEQ0QUIxNEEyIiwibmFtZSI6IlJpdmFscnkgV2Vla2VuZCAmIHRoZSBSb3lhbHMiLCJwcmVmZXJlbmNlcyI6eyJzdGFydERhdGUiOiIyMDI2LTA2LTEyIiwiZW5kRGF0ZSI6IjIwMjYtMDYtMTgiLCJzcG9ydHMiOlsibWxiIl19LCJzdG9wcyI6W3siY2l0eSI6IkNoaWNhZ28iLCJzdGF0ZSI6IklMIiwibGF0aXR1ZGUiOjQxLjg3ODEsImxvbmdpdHVkZSI6LTg3LjYyOTgsImFycml2YWxEYXRlIjoiMjAyNi0wNi0xMiIsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE0IiwiZ2FtZXMiOlsibWxiLTIwMjYtMDYtMTItc3RsLWNoYyIsIm1sYi0yMDI2LTA2LTEzLXN0bC1jaGMiXX0seyJjaXR5IjoiU3QuIExvdWlzIiwic3RhdGUiOiJNTyIsImxhdGl0dWRlIjozOC42MjcsImxvbmdpdHVkZSI6LTkwLjE5OTQsImFycml2YWxEYXRlIjoiMjAyNi0wNi0xNCIsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE3IiwiZ2FtZXMiOlsibWxiLTIwMjYtMDYtMTUtbWlsLXN0bCIsIm1sYi0yMDI2LTA2LTE2LW1pbC1zdGwiXX0seyJjaXR5IjoiS2Fuc2FzIENpdHkiLCJzdGF0ZSI6Ik1PIiwibGF0aXR1ZGUiOjM5LjA5OTcsImxvbmdpdHVkZSI6LTk0LjU3ODYsImFycml2YWxEYXRlIjoiMjAyNi0wNi0xNyIsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE4IiwiZ2FtZXMiOlsibWxiLTIwMjYtMDYtMTctbnl5LWtjIl19XSwidHJhdmVsU2VnbWVudHMiOlt7ImlkIjoiODBGQ0VBRUItNzg1MC00NzA0LTg4NjEtRTM4RDI3RUY5RUM3IiwiZnJvbUNpdHkiOiJDaGljYWdvIiwidG9DaXR5IjoiU3QuIExvdWlzIiwiZGlzdGFuY2VNZXRlcnMiOjUyMDcwMiwiZHVyYXRpb25TZWNvbmRzIjoxODI2NywiZGVwYXJ0dXJlRGF0ZSI6IjIwMjYtMDYtMTRUMTU6MzA6MDBaIn0seyJpZCI6Ijg5QjRGMkIxLTRGNTUtNEFGQi1BOURBLTRDNUFBQzQ0REY1MCIsImZyb21DaXR5IjoiU3QuIExvdWlzIiwidG9DaXR5IjoiS2Fuc2FzIENpdHkiLCJkaXN0YW5jZU1ldGVycyI6NDc4MzkyLCJkdXJhdGlvblNlY29uZHMiOjE2ODcwLCJkZXBhcnR1cmVEYXRlIjoiMjAyNi0wNi0xN1QxMzozMDowMFoifV0sInRvdGFsR2FtZXMiOjUsInRvdGFsRGlzdGFuY2VNZXRlcnMiOjk5OTA5NCwidG90YWxEcml2aW5nU2Vjb25kcyI6MzUxMzcsIm5vdGVzIjoiQ2FyZGluYWxzIGF0IEN1YnMsIHRoZW4gdGhlIHJldHVybiBzZXJpZXMgaW4gU3QuIExvdWlzLiBFbmRzIHdpdGggKmJhcmJlY3VlKiBpbiBLYW5zYXMgQ2l0eS4ifSx7ImlkIjoiNEY0MkRFNjUtQjhEMS00RkQ2LUI1QjctQjA3MkQwODQ3RjRBIiwibmFtZSI6IkdyZWF0IExha2VzIExvb3AiLCJwcmVmZXJlbmNlcyI6eyJzdGFydERhdGUiOiIyMDI2LTA2LTEyIiwiZW5kRGF0ZSI6IjIwMjYtMDYtMTciLCJzcG9ydHMiOlsibWxiIl19LCJzdG9wcyI6W3siY2l0eSI6IkNoaWNhZ28iLCJzdGF0ZSI6IklMIiwibGF0aXR1ZGUiOjQxLjg3ODEsImxvbmdpdHVkZSI6LTg3LjYyOTgsImFycml2YWxEYXRlIjoiMjAyNi0wNi0xMiIsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTEzIiwiZ2FtZXMiOlsibWxiLTIwMjYtMDYtMTItc3RsLWNoYyJdfSx7ImNpdHkiOiJEZXRyb2l0Iiwic3RhdGUiOiJNSSIsImxhdGl0dWRlIjo0Mi4zMzE0LCJsb25naXR1ZGUiOi04My4wNDU4LCJhcnJpdmFsRGF0ZSI6IjIwMjYtMDYtMTMiLCJkZXBhcnR1cmVEYXRlIjoiMjAyNi0wNi0xNCIsImdhbWVzIjpbIm1sYi0yMDI2LTA2LTEzLXNlYS1kZXQiXX0seyJjaXR5IjoiQ2xldmVsYW5kIiwic3RhdGUiOiJPSCIsImxhdGl0dWRlIjo0MS40OTkzLCJsb25naXR1ZGUiOi04MS42OTQ0LCJhcnJpdmFsRGF0ZSI6IjIwMjYtMDYtMTQiLCJkZXBhcnR1cmVEYXRlIjoiMjAyNi0wNi0xNSIsImdhbWVzIjpbIm1sYi0yMDI2LTA2LTE0LWhvdS1jbGUiXX0seyJjaXR5IjoiQ2luY2lubmF0aSIsInN0YXRlIjoiT0giLCJsYXRpdHVkZSI6MzkuMTAzMSwibG9uZ2l0dWRlIjotODQuNTEyLCJhcnJpdmFsRGF0ZSI6IjIwMjYtMDYtMTUiLCJkZXBhcnR1cmVEYXRlIjoiMjAyNi0wNi0xNyIsImdhbWVzIjpbIm1sYi0yMDI2LTA2LTE2LWF0bC1jaW4iXX0seyJjaXR5IjoiQ2hpY2FnbyIsInN0YXRlIjoiSUwiLCJsYXRpdHVkZSI6NDEuODc4MSwibG9uZ2l0dWRlIjotODcuNjI5OCwiYXJyaXZhbERhdGUiOiIyMDI2LTA2LTE3IiwiZGVwYXJ0dXJlRGF0ZSI6IjIwMjYtMDYtMTciLCJnYW1lcyI6W119XSwidHJhdmVsU2VnbWVudHMiOlt7ImlkIjoiNUY5MTg4MTgtN0MwRC00QTA4LUFFNUQtOTVBMkJDRTkwNjMxIiwiZnJvbUNpdHkiOiJDaGljYWdvIiwidG9DaXR5IjoiRGV0cm9pdCIsImRpc3RhbmNlTWV0ZXJzIjo0NTIzNDMsImR1cmF0aW9uU2Vjb25kcyI6MTY2NTIsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTEzVDEzOjAwOjAwWiJ9LHsiaWQiOiJGMzI5QzgzQi1FMTM0LTRFQjEtOTJGMC05OUVEOTY0NzkzRTQiLCJmcm9tQ2l0eSI6IkRldHJvaXQiLCJ0b0NpdHkiOiJDbGV2ZWxhbmQiLCJkaXN0YW5jZU1ldGVycyI6MTgyNzIzLCJkdXJhdGlvblNlY29uZHMiOjY1ODMsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE0VDA5OjAwOjAwLTA0OjAwIn0seyJpZCI6IjRBRUIyMDg2LUYwQkQtNDg0Qi1BNTM5LTZBM0QyMUU0QjQxNiIsImZyb21DaXR5IjoiQ2xldmVsYW5kIiwidG9DaXR5IjoiQ2luY2lubmF0aSIsImRpc3RhbmNlTWV0ZXJzIjo0MjgzMDksImR1cmF0aW9uU2Vjb25kcyI6MTU5MjcsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE1VDE0OjAwOjAwWiJ9LHsiaWQiOiIzRjk1OUJEQS1DQ0RFLTRGODItQjM3OC1COTJDODQ2Q0I4ODEiLCJmcm9tQ2l0eSI6IkNpbmNpbm5hdGkiLCJ0b0NpdHkiOiJDaGljYWdvIiwiZGlzdGFuY2VNZXRlcnMiOjUwNzUwMCwiZHVyYXRpb25TZWNvbmRzIjoxOTA1OX1dLCJ0b3RhbEdhbWVzIjo0LCJ0b3RhbERpc3RhbmNlTWV0ZXJzIjoxNTcwODc1LCJ0b3RhbERyaXZpbmdTZWNvbmRzIjo1ODIyMX0seyJpZCI6IjE4MzdDQjc5LUIzMUQtNDlERC04OTJGLTA2NzlCMTFEQUJBRiIsIm5hbWUiOiJCcmV3ZXJzLCBUd2lucyAmIFJveWFscyIsInByZWZlcmVuY2VzIjp7InN0YXJ0RGF0ZSI6IjIwMjYtMDYtMTIiLCJlbmREYXRlIjoiMjAyNi0wNi0xNyIsInNwb3J0cyI6WyJtbGIiXX0sInN0b3BzIjpbeyJjaXR5IjoiTWlsd2F1a2VlIiwic3RhdGUiOiJXSSIsImxhdGl0dWRlIjo0My4wMzg5LCJsb25naXR1ZGUiOi04Ny45MDY1LCJhcnJpdmFsRGF0ZSI6IjIwMjYtMDYtMTIiLCJkZXBhcnR1cmVEYXRlIjoiMjAyNi0wNi0xMyIsImdhbWVzIjpbIm1sYi0yMDI2LTA2LTEyLXBpdC1taWwiXX0seyJjaXR5IjoiTWlubmVhcG9saXMiLCJzdGF0ZSI6Ik1OIiwibGF0aXR1ZGUiOjQ0Ljk3NzgsImxvbmdpdHVkZSI6LTkzLjI2NSwiYXJyaXZhbERhdGUiOiIyMDI2LTA2LTEzIiwiZGVwYXJ0dXJlRGF0ZSI6IjIwMjYtMDYtMTUiLCJnYW1lcyI6WyJtbGItMjAyNi0wNi0xMy1ib3MtbWluIiwibWxiLTIwMjYtMDYtMTQtYm9zLW1pbiJdfSx7ImNpdHkiOiJLYW5zYXMgQ2l0eSIsInN0YXRlIjoiTU8iLCJsYXRpdHVkZSI6MzkuMDk5NywibG9uZ2l0dWRlIjotOTQuNTc4NiwiYXJyaXZhbERhdGUiOiIyMDI2LTA2LTE1IiwiZGVwYXJ0dXJlRGF0ZSI6IjIwMjYtMDYtMTciLCJnYW1lcyI6WyJtbGItMjAyNi0wNi0xNi1ueXkta2MiXX1dLCJ0cmF2ZWxTZWdtZW50cyI6W3siaWQiOiI5QTg3NjBERS01MzAyLTRFNDItQTFGMi03RUYzMTVFRjBDMzEiLCJmcm9tQ2l0eSI6Ik1pbHdhdWtlZSIsInRvQ2l0eSI6Ik1pbm5lYXBvbGlzIiwiZGlzdGFuY2VNZXRlcnMiOjU5OTgyMiwiZHVyYXRpb25TZWNvbmRzIjoyMTY5OCwiZGVwYXJ0dXJlRGF0ZSI6IjIwMjYtMDYtMTNUMTM6MzA6MDBaIn0seyJpZCI6IjhGMzQ1RUQ2LTU0RTctNDY3Qi05MUM0LTREOEJFODQwRDg2RSIsImZyb21DaXR5IjoiTWlubmVhcG9saXMiLCJ0b0NpdHkiOiJLYW5zYXMgQ2l0eSIsImRpc3RhbmNlTWV0ZXJzIjo4MTU2NDEsImR1cmF0aW9uU2Vjb25kcyI6MzEzMTQsImRlcGFydHVyZURhdGUiOiIyMDI2LTA2LTE1VDE0OjAwOjAwWiJ9XSwidG90YWxHYW1lcyI6NCwidG90YWxEaXN0YW5jZU1ldGVycyI6MTQxNTQ2MywidG90YWxEcml2aW5nU2Vjb25kcyI6NTMwMTIsIm5vdGVzIjoiU3RhcnRzIGluIE1pbHdhdWtlZSwgc28gdGhlIENoaWNhZ28gY3JldyB0YWtlcyB0aGUgKkhpYXdhdGhhKiB0cmFpbiB1cCBGcmlkYXkuIn1d",
+          "type": "BYTES"
+        },
+        "tripVersions": {
+          "value": [
+            "a3d5efc1",
+            "b6e630c0",
+            "ae0476a9",
+            "b1309094"
+          ],
+          "type": "STRING_LIST"
+        },
+        "createdAt": {
+          "value": 1777730591482,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1778350845000,
+          "type": "TIMESTAMP"
+        }
       },
-      "stops": [
-        {
-          "city": "Chicago",
-          "state": "IL",
-          "latitude": 41.8781,
-          "longitude": -87.6298,
-          "arrivalDate": "2026-06-12",
-          "departureDate": "2026-06-14",
-          "games": [
-            "mlb-2026-06-12-stl-chc",
-            "mlb-2026-06-13-tb-cws"
-          ]
-        },
-        {
-          "city": "Milwaukee",
-          "state": "WI",
-          "latitude": 43.0389,
-          "longitude": -87.9065,
-          "arrivalDate": "2026-06-14",
-          "departureDate": "2026-06-15",
-          "games": [
-            "mlb-2026-06-14-pit-mil"
-          ]
-        },
-        {
-          "city": "Minneapolis",
-          "state": "MN",
-          "latitude": 44.9778,
-          "longitude": -93.265,
-          "arrivalDate": "2026-06-15",
-          "departureDate": "2026-06-17",
-          "games": [
-            "mlb-2026-06-15-cle-min",
-            "mlb-2026-06-16-cle-min"
-          ]
-        }
-      ],
-      "travelSegments": [
-        {
-          "id": "5F74A365-FB7A-4F41-B00F-CB0446D09DC4",
-          "fromCity": "Chicago",
-          "toCity": "Milwaukee",
-          "distanceMeters": 156690,
-          "durationSeconds": 5568,
-          "departureDate": "2026-06-14T14:00:00Z"
-        },
-        {
-          "id": "3BC8CE1B-9F52-4AB1-B3E8-A9A960AC545E",
-          "fromCity": "Milwaukee",
-          "toCity": "Minneapolis",
-          "distanceMeters": 599822,
-          "durationSeconds": 21698,
-          "departureDate": "2026-06-15T10:00:00-05:00"
-        }
-      ],
-      "totalGames": 5,
-      "totalDistanceMeters": 756512,
-      "totalDrivingSeconds": 27266,
-      "notes": "Both Chicago parks on day one and two, then north.\n\n- Cubs **Friday day game** at Wrigley\n- Sox under the lights\n- Two nights at Target Field"
-    },
-    {
-      "id": "460C4BBE-FAE5-4CAA-9884-CC54D4AB14A2",
-      "name": "Rivalry Weekend & the Royals",
-      "preferences": {
-        "startDate": "2026-06-12",
-        "endDate": "2026-06-18",
-        "sports": [
-          "mlb"
-        ]
+      "recordChangeTag": "9db180de",
+      "created": {
+        "timestamp": 1777730591482,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
       },
-      "stops": [
-        {
-          "city": "Chicago",
-          "state": "IL",
-          "latitude": 41.8781,
-          "longitude": -87.6298,
-          "arrivalDate": "2026-06-12",
-          "departureDate": "2026-06-14",
-          "games": [
-            "mlb-2026-06-12-stl-chc",
-            "mlb-2026-06-13-stl-chc"
-          ]
-        },
-        {
-          "city": "St. Louis",
-          "state": "MO",
-          "latitude": 38.627,
-          "longitude": -90.1994,
-          "arrivalDate": "2026-06-14",
-          "departureDate": "2026-06-17",
-          "games": [
-            "mlb-2026-06-15-mil-stl",
-            "mlb-2026-06-16-mil-stl"
-          ]
-        },
-        {
-          "city": "Kansas City",
-          "state": "MO",
-          "latitude": 39.0997,
-          "longitude": -94.5786,
-          "arrivalDate": "2026-06-17",
-          "departureDate": "2026-06-18",
-          "games": [
-            "mlb-2026-06-17-nyy-kc"
-          ]
-        }
-      ],
-      "travelSegments": [
-        {
-          "id": "80FCEAEB-7850-4704-8861-E38D27EF9EC7",
-          "fromCity": "Chicago",
-          "toCity": "St. Louis",
-          "distanceMeters": 520702,
-          "durationSeconds": 18267,
-          "departureDate": "2026-06-14T15:30:00Z"
-        },
-        {
-          "id": "89B4F2B1-4F55-4AFB-A9DA-4C5AAC44DF50",
-          "fromCity": "St. Louis",
-          "toCity": "Kansas City",
-          "distanceMeters": 478392,
-          "durationSeconds": 16870,
-          "departureDate": "2026-06-17T13:30:00Z"
-        }
-      ],
-      "totalGames": 5,
-      "totalDistanceMeters": 999094,
-      "totalDrivingSeconds": 35137,
-      "notes": "Cardinals at Cubs, then the return series in St. Louis. Ends with *barbecue* in Kansas City."
-    },
-    {
-      "id": "4F42DE65-B8D1-4FD6-B5B7-B072D0847F4A",
-      "name": "Great Lakes Loop",
-      "preferences": {
-        "startDate": "2026-06-12",
-        "endDate": "2026-06-17",
-        "sports": [
-          "mlb"
-        ]
+      "modified": {
+        "timestamp": 1778350845000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
       },
-      "stops": [
-        {
-          "city": "Chicago",
-          "state": "IL",
-          "latitude": 41.8781,
-          "longitude": -87.6298,
-          "arrivalDate": "2026-06-12",
-          "departureDate": "2026-06-13",
-          "games": [
-            "mlb-2026-06-12-stl-chc"
-          ]
-        },
-        {
-          "city": "Detroit",
-          "state": "MI",
-          "latitude": 42.3314,
-          "longitude": -83.0458,
-          "arrivalDate": "2026-06-13",
-          "departureDate": "2026-06-14",
-          "games": [
-            "mlb-2026-06-13-sea-det"
-          ]
-        },
-        {
-          "city": "Cleveland",
-          "state": "OH",
-          "latitude": 41.4993,
-          "longitude": -81.6944,
-          "arrivalDate": "2026-06-14",
-          "departureDate": "2026-06-15",
-          "games": [
-            "mlb-2026-06-14-hou-cle"
-          ]
-        },
-        {
-          "city": "Cincinnati",
-          "state": "OH",
-          "latitude": 39.1031,
-          "longitude": -84.512,
-          "arrivalDate": "2026-06-15",
-          "departureDate": "2026-06-17",
-          "games": [
-            "mlb-2026-06-16-atl-cin"
-          ]
-        },
-        {
-          "city": "Chicago",
-          "state": "IL",
-          "latitude": 41.8781,
-          "longitude": -87.6298,
-          "arrivalDate": "2026-06-17",
-          "departureDate": "2026-06-17",
-          "games": []
-        }
-      ],
-      "travelSegments": [
-        {
-          "id": "5F918818-7C0D-4A08-AE5D-95A2BCE90631",
-          "fromCity": "Chicago",
-          "toCity": "Detroit",
-          "distanceMeters": 452343,
-          "durationSeconds": 16652,
-          "departureDate": "2026-06-13T13:00:00Z"
-        },
-        {
-          "id": "F329C83B-E134-4EB1-92F0-99ED964793E4",
-          "fromCity": "Detroit",
-          "toCity": "Cleveland",
-          "distanceMeters": 182723,
-          "durationSeconds": 6583,
-          "departureDate": "2026-06-14T09:00:00-04:00"
-        },
-        {
-          "id": "4AEB2086-F0BD-484B-A539-6A3D21E4B416",
-          "fromCity": "Cleveland",
-          "toCity": "Cincinnati",
-          "distanceMeters": 428309,
-          "durationSeconds": 15927,
-          "departureDate": "2026-06-15T14:00:00Z"
-        },
-        {
-          "id": "3F959BDA-CCDE-4F82-B378-B92C846CB881",
-          "fromCity": "Cincinnati",
-          "toCity": "Chicago",
-          "distanceMeters": 507500,
-          "durationSeconds": 19059
-        }
-      ],
-      "totalGames": 4,
-      "totalDistanceMeters": 1570875,
-      "totalDrivingSeconds": 58221
-    },
-    {
-      "id": "1837CB79-B31D-49DD-892F-0679B11DABAF",
-      "name": "Brewers, Twins & Royals",
-      "preferences": {
-        "startDate": "2026-06-12",
-        "endDate": "2026-06-17",
-        "sports": [
-          "mlb"
-        ]
-      },
-      "stops": [
-        {
-          "city": "Milwaukee",
-          "state": "WI",
-          "latitude": 43.0389,
-          "longitude": -87.9065,
-          "arrivalDate": "2026-06-12",
-          "departureDate": "2026-06-13",
-          "games": [
-            "mlb-2026-06-12-pit-mil"
-          ]
-        },
-        {
-          "city": "Minneapolis",
-          "state": "MN",
-          "latitude": 44.9778,
-          "longitude": -93.265,
-          "arrivalDate": "2026-06-13",
-          "departureDate": "2026-06-15",
-          "games": [
-            "mlb-2026-06-13-bos-min",
-            "mlb-2026-06-14-bos-min"
-          ]
-        },
-        {
-          "city": "Kansas City",
-          "state": "MO",
-          "latitude": 39.0997,
-          "longitude": -94.5786,
-          "arrivalDate": "2026-06-15",
-          "departureDate": "2026-06-17",
-          "games": [
-            "mlb-2026-06-16-nyy-kc"
-          ]
-        }
-      ],
-      "travelSegments": [
-        {
-          "id": "9A8760DE-5302-4E42-A1F2-7EF315EF0C31",
-          "fromCity": "Milwaukee",
-          "toCity": "Minneapolis",
-          "distanceMeters": 599822,
-          "durationSeconds": 21698,
-          "departureDate": "2026-06-13T13:30:00Z"
-        },
-        {
-          "id": "8F345ED6-54E7-467B-91C4-4D8BE840D86E",
-          "fromCity": "Minneapolis",
-          "toCity": "Kansas City",
-          "distanceMeters": 815641,
-          "durationSeconds": 31314,
-          "departureDate": "2026-06-15T14:00:00Z"
-        }
-      ],
-      "totalGames": 4,
-      "totalDistanceMeters": 1415463,
-      "totalDrivingSeconds": 53012,
-      "notes": "Starts in Milwaukee, so the Chicago crew takes the *Hiawatha* train up Friday."
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
     }
-  ],
-  "tripVersions": [
-    "a3d5efc1",
-    "b6e630c0",
-    "ae0476a9",
-    "b1309094"
-  ],
-  "createdAt": "2026-05-02T14:03:11.482Z",
-  "modifiedAt": "2026-05-09T18:20:45Z"
+  ]
 }
 
 """#),
         DefaultSiteFile(path: "Data/votes/midwest-ballpark-swing.json", source: "Data/votes/midwest-ballpark-swing.json", text: #"""
-[
-  {
-    "id": "8F024673-C1C2-46C9-BF4B-95AAA28236DC",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_u7677f741b1",
-    "rankings": [
-      0,
-      1,
-      3,
-      2
-    ],
-    "votedAt": "2026-05-02T15:10:04.120Z",
-    "modifiedAt": 799427404.12
-  },
-  {
-    "id": "F54F9AE0-5FF4-40FD-8692-808634ADB94B",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_uda79705ea6",
-    "rankings": [
-      1,
-      0,
-      2,
-      3
-    ],
-    "votedAt": "2026-05-02T16:41:55Z",
-    "modifiedAt": "2026-05-02T16:41:55Z"
-  },
-  {
-    "id": "4EE67106-E291-4E4F-A471-93F30852B352",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_uddc0aa9e25",
-    "rankings": [
-      0,
-      2,
-      1,
-      3
-    ],
-    "votedAt": "2026-05-03T02:05:19.907Z",
-    "modifiedAt": "2026-05-03T02:05:19.907Z"
-  },
-  {
-    "id": "F534655F-B136-4B74-92C7-BE96A79599D0",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_uaba2921d40",
-    "rankings": [
-      0,
-      2,
-      3,
-      1
-    ],
-    "votedAt": "2026-05-11T23:40:12.375Z",
-    "modifiedAt": 800235612.375
-  },
-  {
-    "id": "DBCCB55C-CC80-4A4A-A916-72322B05C7DD",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_u1863bb78c8",
-    "rankings": [
-      3,
-      0,
-      1,
-      2
-    ],
-    "votedAt": "2026-05-03T13:22:40Z",
-    "modifiedAt": "2026-05-04T08:00:00Z"
-  },
-  {
-    "id": "53938A5A-F9EC-4E04-966C-43890BE00EA5",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_udeffc76c89",
-    "rankings": [
-      0,
-      1,
-      2,
-      3
-    ],
-    "votedAt": "2026-05-04T19:03:33.001Z",
-    "modifiedAt": "2026-05-04T19:03:33.001Z"
-  },
-  {
-    "id": "D0542151-B504-4259-B669-7C38ADD08B11",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_u8d57d68d6d",
-    "rankings": [
-      1,
-      3,
-      0,
-      2
-    ],
-    "votedAt": "2026-05-05T12:30:00Z",
-    "modifiedAt": 799677000
-  },
-  {
-    "id": "04F2F5BD-F04E-47C0-AD37-27568DB931DF",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_uaba2921d40",
-    "rankings": [
-      2,
-      1,
-      0,
-      3
-    ],
-    "votedAt": "2026-05-03T20:15:00Z",
-    "modifiedAt": "2026-05-03T15:15:00-05:00"
-  },
-  {
-    "id": "A563D592-8187-4EA7-9140-3DFD0E0D6153",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_uff4561858a",
-    "rankings": [
-      2,
-      0,
-      3,
-      1
-    ],
-    "votedAt": "2026-05-06T01:58:47.660Z",
-    "modifiedAt": "2026-05-06T01:58:47.660Z"
-  },
-  {
-    "id": "8B57C78D-065A-4323-8CCC-723A3C67CB92",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_ub0c4efb30d",
-    "rankings": [
-      0,
-      3,
-      1,
-      2
-    ],
-    "votedAt": "2026-05-07T17:45:10Z",
-    "modifiedAt": 799868710
-  },
-  {
-    "id": "9225E642-F457-4B56-ADA6-783190A28C6D",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_u8b2406974f",
-    "rankings": [
-      2,
-      2,
-      0,
-      1
-    ],
-    "votedAt": "2026-05-08T11:11:11Z",
-    "modifiedAt": "2026-05-08T11:11:11Z"
-  },
-  {
-    "id": "A65CEA15-5831-4D49-9E28-D2C2EA1921F2",
-    "pollId": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
-    "odg": "_priv_u28c0532db0",
-    "rankings": [
-      1,
-      0,
-      3,
-      2
-    ],
-    "votedAt": "2026-05-09T14:20:05.250Z",
-    "modifiedAt": "2026-05-09T14:20:05.250Z"
-  }
-]
+{
+  "records": [
+    {
+      "recordName": "8F024673-C1C2-46C9-BF4B-95AAA28236DC",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_u7677f741b1",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzAsMSwzLDJd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1777734604120,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1777734604120,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "e296cdcb",
+      "created": {
+        "timestamp": 1777734604120,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1777734604120,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "F54F9AE0-5FF4-40FD-8692-808634ADB94B",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_uda79705ea6",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzEsMCwyLDNd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1777740115000,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1777740115000,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "5a4d16b8",
+      "created": {
+        "timestamp": 1777740115000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1777740115000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "4EE67106-E291-4E4F-A471-93F30852B352",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_uddc0aa9e25",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzAsMiwxLDNd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1777773919907,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1777773919907,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "894eaed0",
+      "created": {
+        "timestamp": 1777773919907,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1777773919907,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "F534655F-B136-4B74-92C7-BE96A79599D0",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_uaba2921d40",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzAsMiwzLDFd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1778542812375,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1778542812375,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "d4db9a53",
+      "created": {
+        "timestamp": 1778542812375,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1778542812375,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "DBCCB55C-CC80-4A4A-A916-72322B05C7DD",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_u1863bb78c8",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzMsMCwxLDJd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1777814560000,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1777881600000,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "e055b8ba",
+      "created": {
+        "timestamp": 1777814560000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1777881600000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "53938A5A-F9EC-4E04-966C-43890BE00EA5",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_udeffc76c89",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzAsMSwyLDNd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1777921413001,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1777921413001,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "c973485c",
+      "created": {
+        "timestamp": 1777921413001,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1777921413001,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "D0542151-B504-4259-B669-7C38ADD08B11",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_u8d57d68d6d",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzEsMywwLDJd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1777984200000,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1777984200000,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "6fc9c305",
+      "created": {
+        "timestamp": 1777984200000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1777984200000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "04F2F5BD-F04E-47C0-AD37-27568DB931DF",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_uaba2921d40",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzIsMSwwLDNd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1777839300000,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1777839300000,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "a04476df",
+      "created": {
+        "timestamp": 1777839300000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1777839300000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "A563D592-8187-4EA7-9140-3DFD0E0D6153",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_uff4561858a",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzIsMCwzLDFd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1778032727660,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1778032727660,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "c07dc779",
+      "created": {
+        "timestamp": 1778032727660,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1778032727660,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "8B57C78D-065A-4323-8CCC-723A3C67CB92",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_ub0c4efb30d",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzAsMywxLDJd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1778175910000,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1778175910000,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "fcc9da37",
+      "created": {
+        "timestamp": 1778175910000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1778175910000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "9225E642-F457-4B56-ADA6-783190A28C6D",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_u8b2406974f",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzIsMiwwLDFd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1778238671000,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1778238671000,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "ae0708a4",
+      "created": {
+        "timestamp": 1778238671000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1778238671000,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    },
+    {
+      "recordName": "A65CEA15-5831-4D49-9E28-D2C2EA1921F2",
+      "recordType": "PollVote",
+      "fields": {
+        "pollId": {
+          "value": {
+            "recordName": "CC315D07-6189-4CCE-966F-C1B11CCF8D8D",
+            "action": "DELETE_SELF"
+          },
+          "type": "REFERENCE"
+        },
+        "odg": {
+          "value": "_priv_u28c0532db0",
+          "type": "STRING"
+        },
+        "rankings": {
+          "value": "WzEsMCwzLDJd",
+          "type": "BYTES"
+        },
+        "votedAt": {
+          "value": 1778336405250,
+          "type": "TIMESTAMP"
+        },
+        "modifiedAt": {
+          "value": 1778336405250,
+          "type": "TIMESTAMP"
+        }
+      },
+      "recordChangeTag": "b6ce2ab7",
+      "created": {
+        "timestamp": 1778336405250,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "modified": {
+        "timestamp": 1778336405250,
+        "userRecordName": "_defaultOwner",
+        "deviceID": "2"
+      },
+      "zoneID": {
+        "zoneName": "_defaultZone",
+        "ownerRecordName": "_defaultOwner",
+        "zoneType": "DEFAULT_ZONE"
+      }
+    }
+  ]
+}
 
 """#),
         DefaultSiteFile(path: "Data/games/mlb-2026-june.json", source: "Data/games/mlb-2026-june.json", text: #"""
