@@ -361,6 +361,19 @@ SITE_DESCRIPTION = ("Benchmark corpus: *synthetic* polls, itineraries and trip o
 BASE_URL = "https://bench.example.org/"
 
 
+def with_unlisted_games(poll, trips):
+    """The poll with every game id of its trips changed to one no catalog holds, as when
+    the app's trips name games the export's catalog lacks (issue #14): a warning each."""
+    unlisted = json.loads(json.dumps(trips))
+    for trip in unlisted:
+        for stop in trip["stops"]:
+            stop["games"] = [game_id + "-unlisted" for game_id in stop["games"]]
+    snapshots = unlisted
+    if isinstance(poll["tripSnapshots"], str):
+        snapshots = base64.b64encode(json.dumps(unlisted, separators=(",", ":")).encode()).decode()
+    return dict(poll, tripSnapshots=snapshots)
+
+
 def write_sitegen(corpus: Corpus, root: Path, templates: Path):
     data = root / "Data"
     root.mkdir(parents=True, exist_ok=True)
@@ -397,10 +410,17 @@ def write_sitegen(corpus: Corpus, root: Path, templates: Path):
         "  seed: 0",
         "",
     ]))
+    # The same site whose poll trips name only games no catalog holds (Benchmarks/run.sh
+    # times it beside the site itself).
+    site = (root / "site.yml").read_text()
+    (root / "site-unlisted-games.yml").write_text(
+        site.replace("  polls: Data/polls\n", "  polls: Data/polls-unlisted-games\n"))
     for start in range(0, len(corpus.polls), POLLS_PER_FILE):
         chunk = corpus.polls[start:start + POLLS_PER_FILE]
         number = start // POLLS_PER_FILE + 1
         write_json(data / "polls" / f"polls-{number:04d}.json", [poll for poll, _, _ in chunk])
+        write_json(data / "polls-unlisted-games" / f"polls-{number:04d}.json",
+                   [with_unlisted_games(poll, trips) for poll, trips, _ in chunk])
         write_json(data / "votes" / f"votes-{number:04d}.json", [vote for _, _, votes in chunk for vote in votes])
     for start in range(0, len(corpus.itineraries), ITINERARIES_PER_FILE):
         write_json(data / "trips" / f"itineraries-{start // ITINERARIES_PER_FILE + 1:04d}.json",

@@ -195,8 +195,8 @@ def warnings_table(runs):
     rows = [s for s in runs if s.get("withWarnings")]
     if not rows:
         return ""
-    lines = ["", "A warning per game id (the site without its game catalog, issue #14): cold builds of both,",
-             "interleaved in one hyperfine call.", "",
+    lines = ["", "A warning per game id (the same site, its poll trips naming only games no catalog holds,",
+             "issue #14): cold builds of both, interleaved in one hyperfine call.", "",
              "| N polls | warnings found | stderr lines | without s | with s | time ratio | peak MB without | peak MB with | memory ratio |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for s in rows:
