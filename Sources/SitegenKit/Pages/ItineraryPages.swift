@@ -89,14 +89,14 @@ enum ItineraryPages {
         case .unknownGame(let id):
             return ["kind": "game", "icon": "🏟️", "label": "Game", "title": id,
                     "detail": "Game details are not in the catalog."]
-        case .travel(let segment):
+        case .travel(let segment, let zone):
             var context: [String: Any] = [
                 "kind": "travel", "icon": "🚗", "label": "Drive",
                 "title": "\(segment.fromCity) → \(segment.toCity)",
                 "detail": "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))",
             ]
             if let departure = segment.departureDate {
-                context["time"] = kit.format.time(departure)
+                context["time"] = kit.format.time(departure, in: zone)
                 context["datetime"] = Formatting.iso8601(departure)
             }
             return context
