@@ -62,7 +62,7 @@ struct ConvoyPageTests {
     func route() throws {
         let page = try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)
         #expect(page.contains("<p class=\"convoy-route\">Union Station → Wrigley Field → Cheese Castle → American Family Field</p>"))
-        #expect(page.contains("<li>106 mi</li><li>1 h 44 min driving</li>"))
+        #expect(page.contains("<li>105 mi</li><li>1 h 44 min driving</li>"))
         #expect(!page.contains("Route not computed yet."))
         let kinds = page.components(separatedBy: "<span class=\"stop-kind\">").dropFirst().map { $0.prefix { $0 != "<" } }
         #expect(kinds == ["Start", "Stop 1", "Stop 2", "Destination"])

@@ -117,6 +117,21 @@ struct OptionPagesTests {
         """))
     }
 
+    @Test("A 499.9 mi trip reads \"499 mi\" under \"0-500 mi\", a 1,999.99 mi one \"1,999 mi\" under \"1500-2000 mi\"")
+    func milesAgreeWithGroups() throws {
+        let (_, tree) = try build()
+        let html = try #require(tree["options/boundary-set/most-miles/index.html"])
+        func section(_ anchor: String) throws -> String {
+            let start = try #require(html.range(of: "id=\"\(anchor)-heading\""))
+            let rest = html[start.upperBound...]
+            return String(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)])
+        }
+        #expect(try section("miles-0-500").contains("Under</h3>"))
+        #expect(try section("miles-0-500").contains("<li class=\"fact-miles\">499 mi</li>"))
+        #expect(try section("miles-1500-2000").contains("<li class=\"fact-miles\">1,999 mi</li>"))
+        #expect(try section("miles-2000-plus").contains("<li class=\"fact-miles\">2,000 mi</li>"))
+    }
+
     @Test("Export strings are escaped; the home page lists each option set after the polls")
     func homeAndEscaping() throws {
         let (_, tree) = try build()
