@@ -4,9 +4,18 @@ import Foundation
 /// An equirectangular projection scaled by the cosine of the mean latitude keeps shapes
 /// right at US latitudes; the drawing is fitted into a fixed view box.
 public struct RoutePicture: Sendable, Equatable {
+    /// A place to draw, in route order: a trip's stop, a convoy's start, checkpoint or end.
+    public struct Place: Sendable, Equatable {
+        public var name: String
+        /// The short text in its circle: "1", "2", … or "S" for a convoy's start.
+        public var marker: String
+        public var latitude: Double
+        public var longitude: Double
+    }
+
     public struct Point: Sendable, Equatable {
-        public var number: Int
-        public var city: String
+        public var marker: String
+        public var name: String
         public var x: Double
         public var y: Double
         /// Label on the left when the point is in the right part of the picture.
@@ -20,22 +29,29 @@ public struct RoutePicture: Sendable, Equatable {
 
     public var points: [Point]
 
-    /// nil when there is nothing to draw.
+    /// A trip's stops, numbered from 1; nil when there is nothing to draw.
     public static func make(stops: [Stop]) -> RoutePicture? {
-        guard !stops.isEmpty else { return nil }
-        let meanLatitude = stops.map(\.latitude).reduce(0, +) / Double(stops.count)
+        make(places: stops.enumerated().map { index, stop in
+            Place(name: stop.city, marker: String(index + 1), latitude: stop.latitude, longitude: stop.longitude)
+        })
+    }
+
+    /// nil when there is nothing to draw.
+    public static func make(places: [Place]) -> RoutePicture? {
+        guard !places.isEmpty else { return nil }
+        let meanLatitude = places.map(\.latitude).reduce(0, +) / Double(places.count)
         let scaleX = cos(meanLatitude * .pi / 180)
-        let xs = stops.map { $0.longitude * scaleX }, ys = stops.map { -$0.latitude }
+        let xs = places.map { $0.longitude * scaleX }, ys = places.map { -$0.latitude }
         let minX = xs.min()!, maxX = xs.max()!, minY = ys.min()!, maxY = ys.max()!
         let spanX = max(maxX - minX, 1e-6), spanY = max(maxY - minY, 1e-6)
         let scale = min((width - 2 * margin) / spanX, (height - 2 * margin) / spanY)
         // Centre the drawing in the box.
         let offsetX = (width - spanX * scale) / 2, offsetY = (height - spanY * scale) / 2
         var points: [Point] = []
-        for (index, stop) in stops.enumerated() {
-            let x = stops.count == 1 ? width / 2 : offsetX + (xs[index] - minX) * scale
-            let y = stops.count == 1 ? height / 2 : offsetY + (ys[index] - minY) * scale
-            points.append(Point(number: index + 1, city: stop.city, x: rounded(x), y: rounded(y), labelOnLeft: x > width * 0.6))
+        for (index, place) in places.enumerated() {
+            let x = places.count == 1 ? width / 2 : offsetX + (xs[index] - minX) * scale
+            let y = places.count == 1 ? height / 2 : offsetY + (ys[index] - minY) * scale
+            points.append(Point(marker: place.marker, name: place.name, x: rounded(x), y: rounded(y), labelOnLeft: x > width * 0.6))
         }
         return RoutePicture(points: points)
     }

@@ -54,6 +54,7 @@ enum ConvoyPages {
             "updatedISO": Formatting.iso8601(convoy.modifiedAt),
         ]
         if let notes = convoy.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
+        if let routeMap = routeMap(convoy) { context["routeMap"] = routeMap }
         if let route = convoy.route {
             context["route"] = [
                 "distance": Formatting.miles(meters: route.distanceMeters),
@@ -67,16 +68,46 @@ enum ConvoyPages {
                 "people": needingSeats.map(personRow),
             ] as [String: Any]
         }
-        if convoy.status == .draft {
-            let items = convoy.readiness
-            let done = items.filter(\.isDone).count
+        let items = convoy.readiness
+        let done = items.filter(\.isDone).count
+        // A draft shows its checklist; a ready or active convoy only when it fails it.
+        if convoy.status == .draft || (convoy.isExpectedReady && done < items.count) {
+            let summary: String
+            if done == items.count {
+                summary = "Everything is in place: this draft is ready to go."
+            } else if convoy.status == .draft {
+                summary = "\(done) of \(items.count) done."
+            } else {
+                summary = "This convoy is marked \(convoy.status.rawValue), but only \(done) of \(items.count) are done."
+            }
             context["checklist"] = [
-                "summary": done == items.count ? "Everything is in place: this draft is ready to go."
-                                               : "\(done) of \(items.count) done.",
+                "summary": summary,
                 "items": items.map { ["requirement": $0.requirement, "done": $0.isDone] as [String: Any] },
             ] as [String: Any]
         }
+        let doubleSeated = convoy.peopleInSeveralSeats
+        if !doubleSeated.isEmpty {
+            context["doubleSeated"] = doubleSeated.map { person, seats in
+                "\(convoy.participants[person].displayName) is listed in more than one seat: \(listJoined(seats.map { convoy.vehicles[$0.vehicle].label }))."
+            }
+        }
         return kit.page("convoy", meta: meta, context: context)
+    }
+
+    /// The route drawn like an itinerary's: start "S", checkpoints 1, 2, …, destination "D",
+    /// as far as they have coordinates (those without are named in the description).
+    static func routeMap(_ convoy: Convoy) -> [String: Any]? {
+        let marked = [(convoy.origin, "S")] + convoy.checkpoints.enumerated().map { ($1.place, String($0 + 1)) }
+            + (convoy.destination.map { [($0, "D")] } ?? [])
+        let places = marked.compactMap { place, marker -> RoutePicture.Place? in
+            guard let latitude = place.latitude, let longitude = place.longitude else { return nil }
+            return RoutePicture.Place(name: place.name, marker: marker, latitude: latitude, longitude: longitude)
+        }
+        guard let picture = RoutePicture.make(places: places) else { return nil }
+        var description = "Start, stops and destination in order: \(places.map(\.name).joined(separator: " → "))."
+        let unplaced = marked.filter { $0.0.latitude == nil || $0.0.longitude == nil }.map(\.0.name)
+        if !unplaced.isEmpty { description += " Not drawn (no coordinates): \(listJoined(unplaced))." }
+        return RouteMap.context(picture, title: "Route map of \(convoy.title)", description: description)
     }
 
     /// Origin, checkpoints by `order`, destination.

@@ -43,23 +43,10 @@ enum ItineraryPages {
         }
         if let notes = trip.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
         if let calendar = published.calendarPath { context["calendarHref"] = kit.href(calendar, from: path) }
+        if let itinerary = published.itineraryPath { context["itineraryHref"] = kit.href(itinerary, from: path) }
         if let picture = RoutePicture.make(stops: trip.stops) {
-            let route = trip.stops.map(\.city).joined(separator: " → ")
-            context["route"] = [
-                "width": Int(RoutePicture.width), "height": Int(RoutePicture.height),
-                "polyline": picture.polyline,
-                "title": "Route map of \(trip.name)",
-                "description": "Stops in order: \(route).",
-                "points": picture.points.map { point in
-                    [
-                        "number": point.number, "city": point.city,
-                        "x": Formatting.oneDecimal(point.x), "y": Formatting.oneDecimal(point.y),
-                        "labelX": Formatting.oneDecimal(point.labelOnLeft ? point.x - 15 : point.x + 15),
-                        "labelY": Formatting.oneDecimal(point.y + 5),
-                        "anchor": point.labelOnLeft ? "end" : "start",
-                    ] as [String: Any]
-                },
-            ] as [String: Any]
+            context["routeMap"] = RouteMap.context(picture, title: "Route map of \(trip.name)",
+                                                   description: "Stops in order: \(trip.stops.map(\.city).joined(separator: " → ")).")
         }
         return kit.page("itinerary", meta: meta, context: context)
     }
