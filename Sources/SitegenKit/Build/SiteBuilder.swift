@@ -184,8 +184,7 @@ public struct SiteBuilder {
         }
         let polls = streamPolls(&exports, config: config, layout: layout, kit: pollKit, paths: paths, output: target)
         ExportSet.checkUniqueness(polls.summaries, log: log)
-        layout.reportOrphanItems(exports.customItems,
-                                 knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
+        layout.reportOrphanItems(exports.customItems, pollTrips: Set(polls.summaries.flatMap(\.tripIds)))
         let buildTime = exports.buildTime(environment: options.environment,
                                           streamedDates: polls.summaries.map(\.modifiedAt))
 

@@ -15,6 +15,26 @@ enum ItineraryPages {
         return files
     }
 
+    /// Itineraries in the order the home page lists them: by start date, then name, then path.
+    static func sorted(_ itineraries: [PublishedItinerary]) -> [PublishedItinerary] {
+        itineraries.sorted {
+            ($0.trip.preferences.startDate, $0.trip.name.lowercased(), $0.path) < ($1.trip.preferences.startDate, $1.trip.name.lowercased(), $1.path)
+        }
+    }
+
+    /// One row of the home page's itinerary list: name, dates, cities, games.
+    static func homeRow(_ published: PublishedItinerary, kit: RenderKit) -> [String: Any] {
+        let trip = published.trip
+        return [
+            "title": trip.name,
+            "href": kit.href(published.path, from: ""),
+            "dates": kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
+            "route": trip.distinctCities.joined(separator: " → "),
+            "cities": Formatting.count(trip.distinctCities.count, "city", "cities"),
+            "games": Formatting.count(trip.totalGames, "game"),
+        ]
+    }
+
     static func page(_ published: PublishedItinerary, kit: RenderKit) -> [UInt8] {
         let trip = published.trip, path = published.path, format = kit.format
         let timeline = published.timeline
