@@ -8,6 +8,22 @@ extension Convoy {
         let names = [origin.name] + checkpoints.map(\.place.name) + [destination?.name ?? "destination not set yet"]
         return names.joined(separator: " → ")
     }
+
+    /// The route as places to draw: start "S", checkpoints 1, 2, …, destination "D", those
+    /// with coordinates; and the names of those without, which cannot be drawn.
+    public var routePlaces: (drawn: [RoutePicture.Place], withoutCoordinates: [String]) {
+        let marked = [(origin, "S")] + checkpoints.enumerated().map { ($1.place, String($0 + 1)) }
+            + (destination.map { [($0, "D")] } ?? [])
+        var drawn: [RoutePicture.Place] = [], withoutCoordinates: [String] = []
+        for (place, marker) in marked {
+            if let latitude = place.latitude, let longitude = place.longitude {
+                drawn.append(RoutePicture.Place(name: place.name, marker: marker, latitude: latitude, longitude: longitude))
+            } else {
+                withoutCoordinates.append(place.name)
+            }
+        }
+        return (drawn, withoutCoordinates)
+    }
 }
 
 /// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (SPEC §4.4).
@@ -94,19 +110,13 @@ enum ConvoyPages {
         return kit.page("convoy", meta: meta, context: context)
     }
 
-    /// The route drawn like an itinerary's: start "S", checkpoints 1, 2, …, destination "D",
-    /// as far as they have coordinates (those without are named in the description).
+    /// The route drawn like an itinerary's; places without coordinates are named under it.
+    /// A lone start (a draft without a destination) is no route: nothing is drawn.
     static func routeMap(_ convoy: Convoy) -> [String: Any]? {
-        let marked = [(convoy.origin, "S")] + convoy.checkpoints.enumerated().map { ($1.place, String($0 + 1)) }
-            + (convoy.destination.map { [($0, "D")] } ?? [])
-        let places = marked.compactMap { place, marker -> RoutePicture.Place? in
-            guard let latitude = place.latitude, let longitude = place.longitude else { return nil }
-            return RoutePicture.Place(name: place.name, marker: marker, latitude: latitude, longitude: longitude)
-        }
-        guard let picture = RoutePicture.make(places: places) else { return nil }
+        let (places, withoutCoordinates) = convoy.routePlaces
+        guard places.count >= 2, let picture = RoutePicture.make(places: places) else { return nil }
         var description = "Start, stops and destination in order: \(places.map(\.name).joined(separator: " → "))."
-        let unplaced = marked.filter { $0.0.latitude == nil || $0.0.longitude == nil }.map(\.0.name)
-        if !unplaced.isEmpty { description += " Not drawn (no coordinates): \(listJoined(unplaced))." }
+        if !withoutCoordinates.isEmpty { description += " Not drawn (no coordinates): \(listJoined(withoutCoordinates))." }
         return RouteMap.context(picture, title: "Route map of \(convoy.title)", description: description)
     }
 

@@ -13,8 +13,8 @@ enum RouteMap {
                 [
                     "marker": point.marker, "name": point.name,
                     "x": Formatting.oneDecimal(point.x), "y": Formatting.oneDecimal(point.y),
-                    "labelX": Formatting.oneDecimal(point.labelOnLeft ? point.x - 15 : point.x + 15),
-                    "labelY": Formatting.oneDecimal(point.y + 5),
+                    "labelX": Formatting.oneDecimal(point.labelOnLeft ? point.x - RouteLabels.gap : point.x + RouteLabels.gap),
+                    "labelY": Formatting.oneDecimal(point.y + 5 + point.labelDy),
                     "anchor": point.labelOnLeft ? "end" : "start",
                 ] as [String: Any]
             },
