@@ -41,11 +41,12 @@ enum RouteLabels {
                 [0, -step, step].map { Placement(onLeft: onLeft, dy: $0) }
             }
             let others = placed + markers.enumerated().filter { $0.offset != index }.map(\.element)
-            func cost(_ placement: Placement) -> Double {
+            let costs = candidates.map { placement in
                 let label = box(placement, at: point, name: names[index])
                 return label.cost(among: others, width: width, height: height) + 10 * label.lengthCrossed(by: points)
             }
-            let best = candidates.min { cost($0) < cost($1) }!
+            // The first of the cheapest: min(by:) keeps the earlier of equal elements.
+            let best = candidates[costs.indices.min { costs[$0] < costs[$1] }!]
             placed.append(box(best, at: point, name: names[index]))
             placements.append(best)
         }
