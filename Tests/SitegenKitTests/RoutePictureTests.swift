@@ -18,7 +18,8 @@ struct RoutePictureTests {
 
     func labels(_ picture: RoutePicture) -> [RouteLabels.Box] {
         picture.points.map { point in
-            RouteLabels.box(RouteLabels.Placement(onLeft: point.labelOnLeft, dy: point.labelDy), at: (point.x, point.y), name: point.name)
+            RouteLabels.box(RouteLabels.Placement(onLeft: point.labelOnLeft, dy: point.labelDy), at: (point.x, point.y),
+                            textWidth: RouteLabels.textWidth(point.name))
         }
     }
 

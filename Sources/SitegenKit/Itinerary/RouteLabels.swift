@@ -31,30 +31,36 @@ enum RouteLabels {
 
     /// One placement per point, in route order: each label takes the cheapest of six
     /// spots (level, above or below, on either side), its preferred side first on a tie.
+    /// Runs for every trip page, so it allocates nothing per spot tried.
     static func place(names: [String], points: [(x: Double, y: Double)], width: Double, height: Double) -> [Placement] {
         let markers = points.map { Box(minX: $0.x - 11, maxX: $0.x + 11, minY: $0.y - 11, maxY: $0.y + 11) }
         var placed: [Box] = []
+        placed.reserveCapacity(points.count)
         var placements: [Placement] = []
         for (index, point) in points.enumerated() {
             let preferLeft = point.x > width * 0.6
-            let candidates = [preferLeft, !preferLeft].flatMap { onLeft in
-                [0, -step, step].map { Placement(onLeft: onLeft, dy: $0) }
+            let textWidth = textWidth(names[index])
+            var best = Placement(onLeft: preferLeft, dy: 0), bestBox = box(best, at: point, textWidth: textWidth)
+            var bestCost = Double.infinity
+            for onLeft in [preferLeft, !preferLeft] {
+                for dy in [0, -step, step] {
+                    let placement = Placement(onLeft: onLeft, dy: dy)
+                    let label = box(placement, at: point, textWidth: textWidth)
+                    var cost = label.outside(width: width, height: height) * 20 + label.lengthCrossed(by: points) * 10
+                    for other in placed { cost += label.overlap(other) }
+                    for (other, marker) in markers.enumerated() where other != index { cost += label.overlap(marker) }
+                    // Strictly cheaper only: on a tie the earlier spot stays.
+                    if cost < bestCost { (best, bestBox, bestCost) = (placement, label, cost) }
+                }
             }
-            let others = placed + markers.enumerated().filter { $0.offset != index }.map(\.element)
-            let costs = candidates.map { placement in
-                let label = box(placement, at: point, name: names[index])
-                return label.cost(among: others, width: width, height: height) + 10 * label.lengthCrossed(by: points)
-            }
-            // The first of the cheapest: min(by:) keeps the earlier of equal elements.
-            let best = candidates[costs.indices.min { costs[$0] < costs[$1] }!]
-            placed.append(box(best, at: point, name: names[index]))
+            placed.append(bestBox)
             placements.append(best)
         }
         return placements
     }
 
-    static func box(_ placement: Placement, at point: (x: Double, y: Double), name: String) -> Box {
-        let textWidth = textWidth(name), y = point.y + placement.dy
+    static func box(_ placement: Placement, at point: (x: Double, y: Double), textWidth: Double) -> Box {
+        let y = point.y + placement.dy
         return placement.onLeft
             ? Box(minX: point.x - gap - textWidth, maxX: point.x - gap, minY: y - 11, maxY: y + 9)
             : Box(minX: point.x + gap, maxX: point.x + gap + textWidth, minY: y - 11, maxY: y + 9)
@@ -63,33 +69,38 @@ enum RouteLabels {
     struct Box {
         let minX, maxX, minY, maxY: Double
 
-        /// Length outside the picture (weighted: a clipped name is worst), plus the area
-        /// shared with labels and points already there.
-        func cost(among others: [Box], width: Double, height: Double) -> Double {
-            let outside = max(0, -minX) + max(0, maxX - width) + max(0, -minY) + max(0, maxY - height)
-            return outside * 20 + others.reduce(0) { total, other in
-                total + max(0, min(maxX, other.maxX) - max(minX, other.minX)) * max(0, min(maxY, other.maxY) - max(minY, other.minY))
-            }
+        /// Length outside the picture.
+        func outside(width: Double, height: Double) -> Double {
+            max(0, -minX) + max(0, maxX - width) + max(0, -minY) + max(0, maxY - height)
+        }
+
+        /// The area shared with another box.
+        func overlap(_ other: Box) -> Double {
+            max(0, min(maxX, other.maxX) - max(minX, other.minX)) * max(0, min(maxY, other.maxY) - max(minY, other.minY))
         }
 
         /// How much of the route line, through `points` in order, runs across the box
         /// (each segment clipped to it, Liang–Barsky).
         func lengthCrossed(by points: [(x: Double, y: Double)]) -> Double {
-            zip(points, points.dropFirst()).reduce(0) { total, segment in
-                let (a, b) = segment
+            var total = 0.0
+            for index in points.indices.dropFirst() {
+                let a = points[index - 1], b = points[index]
                 let dx = b.x - a.x, dy = b.y - a.y
-                var enter = 0.0, leave = 1.0
-                for (p, q) in [(-dx, a.x - minX), (dx, maxX - a.x), (-dy, a.y - minY), (dy, maxY - a.y)] {
-                    if p == 0 {
-                        if q < 0 { return total }
-                    } else if p < 0 {
-                        enter = max(enter, q / p)
-                    } else {
-                        leave = min(leave, q / p)
-                    }
-                }
-                return enter < leave ? total + (leave - enter) * (dx * dx + dy * dy).squareRoot() : total
+                var range = (enter: 0.0, leave: 1.0)
+                guard Self.clip(-dx, a.x - minX, &range), Self.clip(dx, maxX - a.x, &range),
+                      Self.clip(-dy, a.y - minY, &range), Self.clip(dy, maxY - a.y, &range),
+                      range.enter < range.leave else { continue }
+                total += (range.leave - range.enter) * (dx * dx + dy * dy).squareRoot()
             }
+            return total
+        }
+
+        /// Narrows a segment's parameter range to one side of the box; false when the
+        /// segment lies wholly outside that side.
+        static func clip(_ p: Double, _ q: Double, _ range: inout (enter: Double, leave: Double)) -> Bool {
+            if p == 0 { return q >= 0 }
+            if p < 0 { range.enter = max(range.enter, q / p) } else { range.leave = min(range.leave, q / p) }
+            return true
         }
     }
 }
