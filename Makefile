@@ -12,12 +12,13 @@ site: deps
 	$(SWIFT) build -c release --product sitegen
 	.build/release/sitegen build
 
-## Page checks (W3C checker, calendars read back by another parser, XSS over a hostile
-## site), then the Swift tests.
+## Page checks (W3C checker, calendars read back by another parser, links and anchors
+## crawled from the home page, XSS over a hostile site), then the Swift tests.
 test: deps
 	scripts/setup-check-tools.sh
 	$(SWIFT) build --build-tests
 	$(SITEGEN_DEBUG) build --output .build/sample-site
+	scripts/check-links.py .build/sample-site
 	scripts/check-site.sh . .build/sample-site
 	scripts/check-accessibility.sh .build/sample-site
 	scripts/lint-workflows.sh

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds a site whose every free-text field carries an injection payload and checks every
 # page in headless Chromium: no payload may run and no live vector (on* attribute,
-# javascript:/data: URL, <script>) may reach the DOM. Also runs the W3C checker on it.
+# javascript:/data: URL, <script>) may reach the DOM. Also crawls its links from the home
+# page (scripts/check-links.py) and runs the W3C checker on it.
 # Usage: scripts/check-hostile.sh SITEGEN_BINARY
 set -euo pipefail
 sitegen="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -20,4 +21,5 @@ status=0
 grep -v "executed=False hits=\[\] static_vectors=\[\]" "$site/xss.log" || true
 if [ "$status" -ne 0 ]; then echo "XSS check failed"; exit 1; fi
 echo "No payload ran and no live vector reached the DOM."
+"$here/check-links.py" "$site/Output" --base-url "$(sed -n 's/^baseURL: //p' "$site/site.yml")"
 "$here/validate-html.sh" "$site/Output"

@@ -62,7 +62,7 @@ struct ConvoyPageTests {
     func route() throws {
         let page = try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)
         #expect(page.contains("<p class=\"convoy-route\">Union Station → Wrigley Field → Cheese Castle → American Family Field</p>"))
-        #expect(page.contains("<li>106 mi</li><li>1 h 44 min driving</li>"))
+        #expect(page.contains("<li>105 mi</li><li>1 h 44 min driving</li>"))
         #expect(!page.contains("Route not computed yet."))
         let kinds = page.components(separatedBy: "<span class=\"stop-kind\">").dropFirst().map { $0.prefix { $0 != "<" } }
         #expect(kinds == ["Start", "Stop 1", "Stop 2", "Destination"])
@@ -108,10 +108,74 @@ struct ConvoyPageTests {
         let built = try ConvoySite(example: example)
         #expect(built.failure == nil)
         #expect(built.diagnostics == [
-            "SITE/Data/convoys/convoy.json:1:1: warning: destination: a convoy that is active has no destination; the page shows \"Destination not set yet\"",
+            "SITE/Data/convoys/convoy.json:1:1: warning: status: a convoy that is active fails the readiness checklist (not done: destination set); the page shows the checklist",
         ])
         let page = try built.page(ConvoySite.examplePage)
         #expect(page.contains("<span class=\"stop-kind\">Destination</span>\n        <span class=\"stop-name muted\">Not set yet</span>"))
+        #expect(page.contains("<p>This convoy is marked active, but only 3 of 4 are done.</p>"))
+    }
+
+    @Test("A completed convoy without a destination keeps the destination warning, and shows no checklist")
+    func completedWithoutDestination() throws {
+        var example = ConvoyExample()
+        example["status"] = "completed"
+        example["destination"] = NSNull()
+        let built = try ConvoySite(example: example)
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/convoy.json:1:1: warning: destination: a convoy that is completed has no destination; the page shows \"Destination not set yet\"",
+        ])
+        #expect(!(try built.page(ConvoySite.examplePage)).contains("readiness-heading"))
+    }
+
+    @Test("A ready convoy with no driver: a warning, and the page shows the checklist with the driver \"Not yet\"")
+    func readyWithoutDriver() throws {
+        var example = ConvoyExample()
+        example["status"] = "ready"
+        example.changeVehicle { $0["driverId"] = nil }
+        let built = try ConvoySite(example: example)
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/convoy.json:1:1: warning: status: a convoy that is ready fails the readiness checklist (not done: at least one vehicle with a driver); the page shows the checklist",
+        ])
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<h2 id=\"readiness-heading\">Ready to go?</h2>\n    <p>This convoy is marked ready, but only 3 of 4 are done.</p>"))
+        #expect(page.contains("<li class=\"is-missing\"><span class=\"check-requirement\">At least one vehicle with a driver</span> <span class=\"check-state\"><span aria-hidden=\"true\">✗ </span>Not yet</span></li>"))
+    }
+
+    @Test("Someone in two cars: a warning at the second car, and the page says so in words")
+    func twoCars() throws {
+        var example = ConvoyExample()
+        var vehicles = example["vehicles"] as! [[String: Any]]
+        vehicles.append(["id": "v2", "label": "Bea's Jeep", "driverId": "p-bea", "capacity": 5, "passengerIds": ["p-alex"]])
+        example["vehicles"] = vehicles
+        let built = try ConvoySite(example: example)
+        let line = example.line(of: "\"capacity\" : 5") - 1   // the vehicle's "{" is on the line before
+        #expect(built.diagnostics == [
+            "SITE/Data/convoys/convoy.json:\(line):5: warning: vehicles[1]: \"Alex K.\" is seated in more than one place: \"Maya's Odyssey\" (passenger) and \"Bea's Jeep\" (passenger); a person rides in one vehicle",
+            "SITE/Data/convoys/convoy.json:\(line):5: warning: vehicles[1]: \"Bea L.\" is seated in more than one place: \"Maya's Odyssey\" (passenger) and \"Bea's Jeep\" (driver); a person rides in one vehicle",
+        ])
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<p class=\"callout\">Alex K. is listed in more than one seat: Maya&#39;s Odyssey and Bea&#39;s Jeep.</p>"))
+    }
+
+    @Test("The route picture: start S, destination D, drawn like an itinerary's; places without coordinates are named")
+    func routePicture() throws {
+        let page = try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)
+        #expect(page.contains("<svg viewBox=\"0 0 420 280\" role=\"img\" aria-labelledby=\"route-title route-desc\">"))
+        #expect(page.contains("<title id=\"route-title\">Route map of Cubs at Brewers</title>"))
+        let description = "Start, stops and destination in order: Union Station → American Family Field. Not drawn (no coordinates): Wrigley Field and Cheese Castle."
+        #expect(page.contains("<desc id=\"route-desc\">\(description)</desc>"))
+        #expect(page.contains("<figcaption>\(description)</figcaption>"))
+        let markers = page.components(separatedBy: "<text class=\"route-number\"").dropFirst().map { $0.split(separator: ">")[1].prefix { $0 != "<" } }
+        #expect(markers == ["S", "D"])
+        let picture = try #require(RoutePicture.make(places: [
+            RoutePicture.Place(name: "Union Station", marker: "S", latitude: 41.8787, longitude: -87.6403),
+            RoutePicture.Place(name: "American Family Field", marker: "D", latitude: 43.028, longitude: -87.9712),
+        ]))
+        #expect(page.contains("<polyline class=\"route-line\" points=\"\(picture.polyline)\"/>"))
+        // With one place or none that has coordinates there is no route to draw.
+        var example = ConvoyExample()
+        example["destination"] = ["name": "American Family Field"]
+        #expect(!(try ConvoySite(example: example).page(ConvoySite.examplePage)).contains("<svg"))
     }
 
     @Test("A full vehicle says \"Full\" and shows the seats in words; the leader is marked")

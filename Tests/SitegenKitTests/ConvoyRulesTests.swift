@@ -93,7 +93,7 @@ struct ConvoyRulesTests {
         #expect(convoy.vehicles[0].seatsUsed == 1)
     }
 
-    @Test("Warnings: over capacity, unknown driver and passenger (at the vehicle, naming it), unmatched leader, no destination outside a draft")
+    @Test("Warnings: a ready convoy failing the checklist, over capacity, unknown driver and passenger (at the vehicle, naming it), unmatched leader")
     func warnings() throws {
         var example = ConvoyExample()
         example["status"] = "ready"
@@ -108,12 +108,42 @@ struct ConvoyRulesTests {
         let tiny = example.line(of: "\"capacity\" : 2") - 1, van = example.line(of: "\"capacity\" : 5") - 1
         let leader = example.line(of: "\"leaderVehicleId\"")
         #expect(try example.decoded().warnings.map(\.description) == [
-            "Data/convoys/c.json:1:1: warning: destination: a convoy that is ready has no destination; the page shows \"Destination not set yet\"",
+            "Data/convoys/c.json:1:1: warning: status: a convoy that is ready fails the readiness checklist (not done: destination set); the page shows the checklist",
             "Data/convoys/c.json:\(tiny):5: warning: vehicles[0]: vehicle \"Tiny\" is over capacity: 3 people for 2 seats",
             "Data/convoys/c.json:\(van):5: warning: vehicles[1].driverId: vehicle \"Van\": the driver matches no participant; the page shows \"Unknown driver\"",
             "Data/convoys/c.json:\(van):5: warning: vehicles[1].passengerIds[1]: vehicle \"Van\": a passenger matches no participant; the page shows \"Unknown passenger\"",
             "Data/convoys/c.json:\(leader):23: warning: leaderVehicleId: leaderVehicleId matches no vehicle; no vehicle is marked as the leader",
         ])
+    }
+
+    @Test("A person seated in two cars is a warning at the second car, naming both; so is a second seat in one car")
+    func twoCars() throws {
+        let convoy = try convoy(vehicles: [
+            ["id": "v1", "label": "Red Van", "driverId": "p-driver", "capacity": 4, "passengerIds": ["p-rider", "p-walker"]],
+            ["id": "v2", "label": "Blue Car", "driverId": "p-owner", "capacity": 4, "passengerIds": ["p-rider"]],
+            ["id": "v3", "label": "Bike", "driverId": "p-walker", "capacity": 2, "passengerIds": ["p-walker"]],
+        ])
+        #expect(convoy.peopleInSeveralSeats.map { $0.participant } == [2, 3])
+        #expect(convoy.peopleInSeveralSeats[0].seats == [Convoy.Seat(vehicle: 0, isDriver: false), Convoy.Seat(vehicle: 1, isDriver: false)])
+        #expect(convoy.warnings.map(\.message) == [
+            "\"Rosa\" is seated in more than one place: \"Red Van\" (passenger) and \"Blue Car\" (passenger); a person rides in one vehicle",
+            "\"Wes\" is seated in more than one place: \"Red Van\" (passenger), \"Bike\" (driver) and \"Bike\" (passenger); a person rides in one vehicle",
+        ])
+        #expect(convoy.warnings.map(\.field) == ["vehicles[1]", "vehicles[2]"])
+    }
+
+    @Test("A ready or active convoy with no driver fails the checklist: a warning naming what is missing", arguments: ["ready", "active"])
+    func readyWithoutDriver(status: String) throws {
+        let convoy = try convoy(vehicles: [["id": "v", "label": "Car", "capacity": 4, "passengerIds": ["p-rider"]]], status: status)
+        #expect(convoy.warnings.map(\.description) == [
+            "Data/convoys/c.json:1:1: warning: status: a convoy that is \(status) fails the readiness checklist (not done: at least one vehicle with a driver); the page shows the checklist",
+        ])
+    }
+
+    @Test("Drafts, completed and cancelled convoys are not held to the checklist", arguments: ["draft", "completed", "cancelled"])
+    func checklistNotExpected(status: String) throws {
+        let convoy = try convoy(vehicles: [["id": "v", "label": "Car", "capacity": 4, "passengerIds": ["p-rider"]]], status: status)
+        #expect(convoy.warnings == [])
     }
 
     @Test("A draft without a destination is not warned about: that is what drafts are for")

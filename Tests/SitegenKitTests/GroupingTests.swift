@@ -175,6 +175,16 @@ struct GroupingTests {
         #expect(MileageBucket(miles: GroupingSample.trip("x", miles: miles).miles).title == title)
     }
 
+    @Test("Displayed miles never contradict their group: whole miles are rounded down, as the groups are cut", arguments: [
+        (499.99, "499 mi", "0-500 mi"), (1999.999, "1,999 mi", "1500-2000 mi"), (500.0, "500 mi", "500-1000 mi"),
+        (2000.0, "2,000 mi", "2000+ mi"), (0.4, "0 mi", "0-500 mi"), (999.5, "999 mi", "500-1000 mi"),
+    ])
+    func displayedMiles(miles: Double, shown: String, group: String) {
+        let trip = GroupingSample.trip("x", miles: miles)
+        #expect(Formatting.miles(meters: trip.totalDistanceMeters) == shown)
+        #expect(MileageBucket(miles: trip.miles).title == group)
+    }
+
     @Test("Miles per game: miles ÷ games; nil without games")
     func milesPerGame() {
         #expect(GroupingSample.trip("x", miles: 1000, games: 4).milesPerGame == 250)

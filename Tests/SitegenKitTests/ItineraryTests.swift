@@ -159,6 +159,84 @@ struct ItineraryTimelineTests {
         #expect(format.time(texas.startTime, in: nil) == "7:05 PM CDT")
     }
 
+    /// Two stops with one drive between them and a game at each; `segmentDeparture` is
+    /// an ISO 8601 string or nil.
+    func twoStopTrip(from: (city: String, zone: String, game: String), to: (city: String, zone: String, game: String),
+                     segmentDeparture: String? = nil) -> (Trip, [String: Game]) {
+        let trip = Trip(id: UUID(), name: "Seed day", preferences: TripPreferences(startDate: S.date("2026-06-19"), endDate: S.date("2026-06-21"), sports: ["mlb"]),
+                        stops: [
+                            Stop(city: from.city, state: "", latitude: 32.75, longitude: -97.08, arrivalDate: S.date("2026-06-19"),
+                                 departureDate: S.date("2026-06-20"), games: ["from"]),
+                            Stop(city: to.city, state: "", latitude: 43.03, longitude: -87.97, arrivalDate: S.date("2026-06-20"),
+                                 departureDate: S.date("2026-06-21"), games: ["to"]),
+                        ],
+                        travelSegments: [TravelSegment(id: "drive", fromCity: from.city, toCity: to.city, distanceMeters: 1_600_000,
+                                                       durationSeconds: 54_000, departureDate: segmentDeparture.map(S.date))],
+                        totalGames: 2, totalDistanceMeters: 1_600_000, totalDrivingSeconds: 54_000, notes: nil)
+        let catalog = ["from": S.game("from", from.game, zone: from.zone), "to": S.game("to", to.game, zone: to.zone)]
+        return (trip, catalog)
+    }
+
+    @Test("The seed's day: SFG @ TEX → Drive to Milwaukee → PIT @ MIL (a drive without a departure time)")
+    func seedGameDriveGame() {
+        let (trip, games) = twoStopTrip(from: ("Arlington", "America/Chicago", "2026-06-20T12:05:00-05:00"),
+                                          to: ("Milwaukee", "America/Chicago", "2026-06-20T19:10:00-05:00"))
+        var catalog = games
+        catalog["from"]!.awayTeam = "SFG"; catalog["from"]!.homeTeam = "TEX"
+        catalog["to"]!.awayTeam = "PIT"; catalog["to"]!.homeTeam = "MIL"
+        let result = timeline(trip, catalog: catalog)
+        #expect(result.days.map(S.names) == [[], ["game:from", "travel", "game:to"], []])
+        let titles = result.days[1].entries.map { entry -> String in
+            switch entry {
+            case .game(let game): return "\(game.awayTeam) @ \(game.homeTeam)"
+            case .travel(let segment, _): return "Drive to \(segment.toCity)"
+            default: return "?"
+            }
+        }
+        #expect(titles == ["SFG @ TEX", "Drive to Milwaukee", "PIT @ MIL"])
+        #expect(result.days[1].cities == ["Arlington", "Milwaukee"])
+    }
+
+    @Test("A drive's time is shown in its from-stop's zone: Boston in EDT, Phoenix in MST (no DST), beside a Central site zone")
+    func driveZone() throws {
+        let format = Formatting(timeZone: S.chicago)
+        func drive(_ result: ItineraryTimeline) -> (day: Int, segment: TravelSegment, zone: TimeZone?)? {
+            for day in result.days {
+                for case .travel(let segment, let zone) in day.entries { return (day.number, segment, zone) }
+            }
+            return nil
+        }
+        // East Coast: 14:00 UTC is 10:00 AM EDT in Boston (9:00 AM CDT at the site).
+        let (boston, bostonGames) = twoStopTrip(from: ("Boston", "America/New_York", "2026-06-19T19:10:00-04:00"),
+                                                to: ("Cooperstown", "America/New_York", "2026-06-20T19:05:00-04:00"),
+                                                segmentDeparture: "2026-06-20T14:00:00Z")
+        let east = try #require(drive(timeline(boston, catalog: bostonGames)))
+        #expect(east.zone?.identifier == "America/New_York")
+        #expect(format.time(east.segment.departureDate!, in: east.zone) == "10:00 AM EDT")
+        // Arizona keeps MST all summer: 15:00 UTC is 8:00 AM MST (10:00 AM CDT, 11:00 AM EDT).
+        let (phoenix, phoenixGames) = twoStopTrip(from: ("Phoenix", "America/Phoenix", "2026-06-19T18:40:00-07:00"),
+                                                  to: ("Denver", "America/Denver", "2026-06-20T18:40:00-06:00"),
+                                                  segmentDeparture: "2026-06-20T15:00:00Z")
+        let west = try #require(drive(timeline(phoenix, catalog: phoenixGames)))
+        #expect(west.zone?.identifier == "America/Phoenix")
+        #expect(format.time(west.segment.departureDate!, in: west.zone) == "8:00 AM MST")
+        #expect(west.day == 2)
+        // 10:30 PM MST on June 19 in Phoenix is already June 20 in Chicago: the drive stays on
+        // the day it leaves by Phoenix's clock.
+        let (late, lateGames) = twoStopTrip(from: ("Phoenix", "America/Phoenix", "2026-06-19T12:40:00-07:00"),
+                                            to: ("Denver", "America/Denver", "2026-06-20T18:40:00-06:00"),
+                                            segmentDeparture: "2026-06-20T05:30:00Z")
+        let night = try #require(drive(timeline(late, catalog: lateGames)))
+        #expect(night.day == 1)
+        #expect(format.time(night.segment.departureDate!, in: night.zone) == "10:30 PM MST")
+        // A from-stop without games of known zone: the site's zone.
+        var noGames = boston
+        noGames.stops[0].games = []
+        let site = try #require(drive(timeline(noGames, catalog: bostonGames)))
+        #expect(site.zone == nil)
+        #expect(format.time(site.segment.departureDate!, in: site.zone) == "9:00 AM CDT")
+    }
+
     @Test("Days and times across a DST change")
     func acrossDST() {
         // US DST ends 2026-11-01 at 2:00 AM: Oct 31 is CDT, Nov 1 is CST.

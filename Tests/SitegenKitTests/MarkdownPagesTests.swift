@@ -77,7 +77,7 @@ struct MarkdownPagesTests {
         return site
     }
 
-    @Test("A page is rendered into the layout, linked from the navigation, listed in the sitemap and the manifest")
+    @Test("A page is rendered into the layout, linked from the navigation (or the home page's \"More pages\"), listed in the sitemap and the manifest")
     func builtPage() throws {
         let site = try siteWithPages([
             "about.md": "---\ntitle: About <us>\ndescription: Who we are.\nmenu: 1\n---\nWe *plan* trips.\n\n<script>alert(1)</script>\n",
@@ -102,6 +102,8 @@ struct MarkdownPagesTests {
         #expect(!notes.contains(">Notes</a></li>"))
         let home = try site.read("Output/index.html")
         #expect(home.contains("<li><a href=\"about/\">About &lt;us&gt;</a></li>"))
+        // A page outside the menu is listed on the home page, so that it can be reached.
+        #expect(home.contains("<h2 id=\"more-pages-heading\">More pages</h2>\n  <ul>\n    <li><a href=\"notes/\">Notes</a></li>\n  </ul>"))
         let sitemap = try site.read("Output/sitemap.xml")
         #expect(sitemap.contains("<loc>https://example.org/trips/about/</loc>"))
         #expect(sitemap.contains("<loc>https://example.org/trips/notes/</loc>"))

@@ -78,14 +78,12 @@ struct OptionPagesTests {
         #expect(matches(##"<li><a href="#[a-z0-9-]+">([^<]*)</a></li>"##, in: html) == sections)
     }
 
-    @Test("Tabs link every view, the current one marked aria-current, relative to the page", arguments: TripView.allCases)
+    @Test("Tabs link every view's own page (so /options/SLUG/recommended/ is reachable), the current one marked aria-current", arguments: TripView.allCases)
     func tabs(view: TripView) throws {
         let (_, tree) = try build()
         let html = try #require(tree["options/boundary-set/\(view.rawValue)/index.html"])
         let tabs = try tabs(in: html)
-        #expect(matches(#"<a href="([^"]*)""#, in: tabs) == [
-            "../../../options/boundary-set/",
-        ] + Self.views.dropFirst().map { "../../../options/boundary-set/\($0)/" })
+        #expect(matches(#"<a href="([^"]*)""#, in: tabs) == Self.views.map { "../../../options/boundary-set/\($0)/" })
         let current = matches(#"<a href="[^"]*" aria-current="page">([^<]*)</a>"#, in: tabs)
         #expect(current == [view.label])
     }
@@ -115,6 +113,21 @@ struct OptionPagesTests {
             <li>16 h 40 min driving</li>
           </ul>
         """))
+    }
+
+    @Test("A 499.9 mi trip reads \"499 mi\" under \"0-500 mi\", a 1,999.99 mi one \"1,999 mi\" under \"1500-2000 mi\"")
+    func milesAgreeWithGroups() throws {
+        let (_, tree) = try build()
+        let html = try #require(tree["options/boundary-set/most-miles/index.html"])
+        func section(_ anchor: String) throws -> String {
+            let start = try #require(html.range(of: "id=\"\(anchor)-heading\""))
+            let rest = html[start.upperBound...]
+            return String(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)])
+        }
+        #expect(try section("miles-0-500").contains("Under</h3>"))
+        #expect(try section("miles-0-500").contains("<li class=\"fact-miles\">499 mi</li>"))
+        #expect(try section("miles-1500-2000").contains("<li class=\"fact-miles\">1,999 mi</li>"))
+        #expect(try section("miles-2000-plus").contains("<li class=\"fact-miles\">2,000 mi</li>"))
     }
 
     @Test("Export strings are escaped; the home page lists each option set after the polls")

@@ -188,8 +188,7 @@ public struct SiteBuilder {
         let polls = streamPolls(&exports, config: config, loader: loader, layout: layout, kit: pollKit, paths: paths, output: target)
         ExportSet.checkUniqueness(polls.summaries, log: log)
         plausibility.report(to: log)
-        layout.reportOrphanItems(exports.customItems,
-                                 knownTrips: Set(exports.itineraries.map(\.trip.id.uuidString) + polls.summaries.flatMap(\.tripIds)))
+        layout.reportOrphanItems(exports.customItems, pollTrips: Set(polls.summaries.flatMap(\.tripIds)))
         let buildTime = exports.buildTime(environment: options.environment,
                                           streamedDates: polls.summaries.map(\.modifiedAt))
 

@@ -37,6 +37,28 @@ extension Convoy {
         }.map(\.element)
     }
 
+    /// A seat taken by a participant: the vehicle's index, and whether they drive it.
+    public struct Seat: Sendable, Equatable {
+        public let vehicle: Int
+        public let isDriver: Bool
+    }
+
+    /// Participants holding more than one seat (in two vehicles, or twice in one), with
+    /// their seats in vehicle order: nobody can ride in two cars.
+    public var peopleInSeveralSeats: [(participant: Int, seats: [Seat])] {
+        var seats: [Int: [Seat]] = [:]
+        for (index, vehicle) in vehicles.enumerated() {
+            if case .participant(let person) = vehicle.driver { seats[person, default: []].append(Seat(vehicle: index, isDriver: true)) }
+            for case .participant(let person) in vehicle.passengers {
+                seats[person, default: []].append(Seat(vehicle: index, isDriver: false))
+            }
+        }
+        return seats.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { (participant: $0.key, seats: $0.value) }
+    }
+
+    /// Ready and active convoys are meant to pass the draft's checklist.
+    public var isExpectedReady: Bool { status == .ready || status == .active }
+
     /// The checklist a draft shows (SPEC §4.4), in the spec's order.
     public var readiness: [ReadinessItem] {
         let hasDriver = vehicles.contains { vehicle in
@@ -64,7 +86,13 @@ extension Convoy {
     /// message names a private id.
     public var warnings: [Diagnostic] {
         var warnings: [Diagnostic] = []
-        if destination == nil && status != .draft {
+        let unmet = readiness.filter { !$0.isDone }.map { $0.requirement.prefix(1).lowercased() + $0.requirement.dropFirst() }
+        if isExpectedReady && !unmet.isEmpty {
+            warnings.append(source.diagnostic(.warning, field: fieldPath("status"),
+                "a convoy that is \(status.rawValue) fails the readiness checklist (not done: \(unmet.joined(separator: ", "))); the page shows the checklist"))
+        }
+        // Ready and active convoys are warned about through the checklist.
+        if destination == nil && status != .draft && !isExpectedReady {
             warnings.append(source.diagnostic(.warning, field: fieldPath("destination"),
                 "a convoy that is \(status.rawValue) has no destination; the page shows \"Destination not set yet\""))
         }
@@ -82,6 +110,12 @@ extension Convoy {
                 warnings.append(at.diagnostic(.warning, field: field,
                     "vehicle \"\(vehicle.label)\": a passenger matches no participant; the page shows \"Unknown passenger\""))
             }
+        }
+        for (person, seats) in peopleInSeveralSeats {
+            let last = vehicles[seats.last!.vehicle].location
+            let places = seats.map { "\"\(vehicles[$0.vehicle].label)\" (\($0.isDriver ? "driver" : "passenger"))" }
+            warnings.append(last.source.diagnostic(.warning, field: last.path,
+                "\"\(participants[person].displayName)\" is seated in more than one place: \(listJoined(places)); a person rides in one vehicle"))
         }
         if let leader = unmatchedLeader {
             warnings.append(leader.source.diagnostic(.warning, field: leader.path,

@@ -438,6 +438,9 @@ h3 { font-size: 1.05rem; margin: 0; }
   <section aria-labelledby="route-heading">
     <h2 id="route-heading">Route</h2>
     <p class="convoy-route">{{routeLine}}</p>
+    {{#routeMap}}
+{{>partials/route-map}}
+    {{/routeMap}}
     {{#route}}
     <ul class="facts">
       <li>{{distance}}</li><li>{{duration}} driving</li>
@@ -492,6 +495,9 @@ h3 { font-size: 1.05rem; margin: 0; }
 
   <section aria-labelledby="people-heading">
     <h2 id="people-heading">People</h2>
+    {{#doubleSeated}}
+    <p class="callout">{{.}}</p>
+    {{/doubleSeated}}
     {{#needsSeat}}
     <div class="callout needs-seat">
       <h3>{{heading}}</h3>
@@ -545,6 +551,20 @@ h3 { font-size: 1.05rem; margin: 0; }
   </ul>
 </section>
 {{/listPolls}}
+{{#hasItineraries}}
+<section aria-labelledby="itineraries-heading">
+  <h2 id="itineraries-heading">Itineraries</h2>
+  <ul class="card-list">
+    {{#itineraries}}
+    <li class="card">
+      <h3 class="card-title"><a href="{{href}}">{{title}}</a></h3>
+      <p class="meta">{{dates}} · {{cities}} · {{games}}</p>
+      <p class="route">{{route}}</p>
+    </li>
+    {{/itineraries}}
+  </ul>
+</section>
+{{/hasItineraries}}
 {{#optionSets}}
 <section aria-labelledby="options-heading">
   <h2 id="options-heading">Trip options</h2>
@@ -581,6 +601,16 @@ h3 { font-size: 1.05rem; margin: 0; }
   </ul>
   <p><a href="{{tipsHref}}">All {{tipCount}}</a></p>
 </section>
+{{#hasMorePages}}
+<nav aria-labelledby="more-pages-heading">
+  <h2 id="more-pages-heading">More pages</h2>
+  <ul>
+    {{#morePages}}
+    <li><a href="{{href}}">{{title}}</a></li>
+    {{/morePages}}
+  </ul>
+</nav>
+{{/hasMorePages}}
 {{/main}}
 {{/layout}}
 
@@ -606,29 +636,17 @@ h3 { font-size: 1.05rem; margin: 0; }
     {{#notesHTML}}
     <div class="prose">{{{notesHTML}}}</div>
     {{/notesHTML}}
+    {{#itineraryHref}}
+    <p class="callout">This trip is also saved as an itinerary, with the organiser's plans for each day: <a href="{{itineraryHref}}">see the saved itinerary</a>.</p>
+    {{/itineraryHref}}
     {{#calendarHref}}
     <p class="actions"><a class="button" href="{{calendarHref}}">Add the games to your calendar</a></p>
     {{/calendarHref}}
   </header>
 
-  {{#route}}
-  <figure class="route-map">
-    <svg viewBox="0 0 {{width}} {{height}}" role="img" aria-labelledby="route-title route-desc">
-      <title id="route-title">{{title}}</title>
-      <desc id="route-desc">{{description}}</desc>
-      <polyline class="route-line" points="{{polyline}}"/>
-      {{#points}}
-      <g class="route-stop">
-        <circle cx="{{x}}" cy="{{y}}" r="11"/>
-        <text class="route-number" x="{{x}}" y="{{y}}" dy="4" text-anchor="middle">{{number}}</text>
-        <text class="route-label route-label-halo" x="{{labelX}}" y="{{labelY}}" text-anchor="{{anchor}}" aria-hidden="true">{{city}}</text>
-        <text class="route-label" x="{{labelX}}" y="{{labelY}}" text-anchor="{{anchor}}">{{city}}</text>
-      </g>
-      {{/points}}
-    </svg>
-    <figcaption>{{description}}</figcaption>
-  </figure>
-  {{/route}}
+  {{#routeMap}}
+{{>partials/route-map}}
+  {{/routeMap}}
 
   <section aria-labelledby="days-heading">
     <h2 id="days-heading">Day by day</h2>
@@ -729,6 +747,25 @@ h3 { font-size: 1.05rem; margin: 0; }
 {{/layout}}
 
 """#),
+        DefaultSiteFile(path: "Templates/partials/route-map.mustache", source: "Templates/partials/route-map.mustache", text: ##"""
+  <figure class="route-map">
+    <svg viewBox="0 0 {{width}} {{height}}" role="img" aria-labelledby="route-title route-desc">
+      <title id="route-title">{{title}}</title>
+      <desc id="route-desc">{{description}}</desc>
+      <polyline class="route-line" points="{{polyline}}"/>
+      {{#points}}
+      <g class="route-stop">
+        <circle cx="{{x}}" cy="{{y}}" r="11"/>
+        <text class="route-number" x="{{x}}" y="{{y}}" dy="4" text-anchor="middle">{{marker}}</text>
+        <text class="route-label route-label-halo" x="{{labelX}}" y="{{labelY}}" text-anchor="{{anchor}}" aria-hidden="true">{{name}}</text>
+        <text class="route-label" x="{{labelX}}" y="{{labelY}}" text-anchor="{{anchor}}">{{name}}</text>
+      </g>
+      {{/points}}
+    </svg>
+    <figcaption>{{description}}</figcaption>
+  </figure>
+
+"""##),
         DefaultSiteFile(path: "Templates/partials/timeline-entry.mustache", source: "Templates/partials/timeline-entry.mustache", text: ##"""
 <li class="entry entry-{{kind}}">
   <span class="entry-icon" aria-hidden="true">{{icon}}</span>
@@ -794,22 +831,24 @@ h3 { font-size: 1.05rem; margin: 0; }
     <p class="callout tie">{{tieForFirst}}</p>
     {{/tieForFirst}}
     {{^hasVotes}}
-    <p class="callout">No ballots have been counted yet, so there are no scores to show.</p>
+    <p class="callout">No trip is ahead yet: until someone votes, the trips are listed in the poll's order.</p>
     {{/hasVotes}}
-    <ol class="results">
+    <{{resultsList}} class="results">
       {{#standings}}
       <li class="result{{#isFirst}} is-first{{/isFirst}}">
+        {{#hasVotes}}
         <span class="badge{{#isFirst}} badge-first{{/isFirst}}">{{rank}}</span>
+        {{/hasVotes}}
         <div class="result-body">
           <p class="result-name">{{#href}}<a href="{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}}{{/href}}{{#tied}} <span class="chip">Tied</span>{{/tied}}</p>
           {{#hasVotes}}
           <div class="bar" aria-hidden="true"><span style="width: {{barWidth}}"></span></div>
+          <p class="score">{{points}} · {{percent}} of the top score</p>
           {{/hasVotes}}
-          <p class="score">{{points}}{{#hasVotes}} · {{percent}} of the top score{{/hasVotes}}</p>
         </div>
       </li>
       {{/standings}}
-    </ol>
+    </{{resultsList}}>
     {{#ballotNotes}}
     <p class="note">{{.}}</p>
     {{/ballotNotes}}

@@ -58,7 +58,12 @@ public struct Itinerary: Sendable {
     public var customItems: [CustomItem]
     public var source: SourceRef
 
-    public var path: String { "trips/\(trip.id.uuidString)/" }
+    public var path: String { trip.itineraryPath }
+}
+
+extension Trip {
+    /// Where the trip's itinerary page is, when it is exported as an itinerary.
+    public var itineraryPath: String { "trips/\(id.uuidString)/" }
 }
 
 extension ExportDecoder {

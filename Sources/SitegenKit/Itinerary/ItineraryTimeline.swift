@@ -6,7 +6,8 @@ public struct ItineraryTimeline: Sendable {
         case game(Game)
         /// A game id that no catalog holds: shown by its id.
         case unknownGame(String)
-        case travel(TravelSegment)
+        /// A drive, with the zone its time is shown in: its from-stop's (nil: the site's).
+        case travel(TravelSegment, zone: TimeZone?)
         case item(CustomItem)
     }
 
@@ -42,54 +43,59 @@ public struct ItineraryTimeline: Sendable {
         var warnings: [Warning] = []
         var unscheduled: [Entry] = []
 
-        /// Entries of each day with their sort keys, before custom items are placed.
-        struct Timed { var entry: Entry; var key: Double; var order: Int }
+        /// Entries of each day with their sort keys, before custom items are placed. `stop`
+        /// is the index of the stop a game belongs to.
+        struct Timed { var entry: Entry; var key: Double; var order: Int; var stop: Int? }
         var timed = Array(repeating: [Timed](), count: dayCount)
         var order = 0
-        func add(_ entry: Entry, day: Int, key: Double) {
-            timed[day].append(Timed(entry: entry, key: key, order: order))
+        func add(_ entry: Entry, day: Int, key: Double, stop: Int? = nil) {
+            timed[day].append(Timed(entry: entry, key: key, order: order, stop: stop))
             order += 1
         }
         func clamp(_ day: Int) -> Int { min(max(day - firstDay, 0), dayCount - 1) }
 
         // Games: on their local date (the date on the ticket), at their start time.
         var seenGames = Set<String>()
-        for stop in trip.stops {
+        for (stopIndex, stop) in trip.stops.enumerated() {
             for id in stop.games where seenGames.insert(id).inserted {
                 if let game = catalog[id] {
                     let day = dayNumber(game.startTime, game.timeZone ?? timeZone) - firstDay
                     if (0..<dayCount).contains(day) {
-                        add(.game(game), day: day, key: game.startTime.timeIntervalSince1970)
+                        add(.game(game), day: day, key: game.startTime.timeIntervalSince1970, stop: stopIndex)
                     } else {
                         unscheduled.append(.game(game))
-                        warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled"))
+                        warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled",
+                                                summary: "games outside the dates of their trip are listed under Unscheduled"))
                     }
                 } else {
-                    add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity)
+                    add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity, stop: stopIndex)
                     warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id",
                                             summary: "game ids that no catalog holds; the pages show the ids"))
                 }
             }
         }
 
-        // Segments: at their departure time, or after the games of the day their from-stop is left.
+        // Segments: at their departure time, or after the games of the stops already left
+        // that day and before the next stop's (the seed's day: SFG @ TEX → Drive to
+        // Milwaukee → PIT @ MIL). Shown, and dated, in the from-stop's zone.
         var searchFrom = 0
         for segment in trip.travelSegments {
+            let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
+            if let fromIndex { searchFrom = fromIndex + 1 }
+            let zone = fromIndex.flatMap { zoneOfGames(at: trip.stops[$0], catalog: catalog) }
             if let departure = segment.departureDate {
-                add(.travel(segment), day: clamp(dayNumber(departure, timeZone)), key: departure.timeIntervalSince1970)
+                add(.travel(segment, zone: zone), day: clamp(dayNumber(departure, zone ?? timeZone)), key: departure.timeIntervalSince1970)
                 continue
             }
-            let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
-            let day: Int
-            if let fromIndex {
-                day = clamp(dayNumber(trip.stops[fromIndex].departureDate, timeZone))
-                searchFrom = fromIndex + 1
-            } else {
-                day = 0
-            }
-            let lastGame = timed[day].compactMap { if case .game(let game) = $0.entry { return game.startTime.timeIntervalSince1970 } else { return nil } }.max()
-            // Just after the day's last game (before games of unknown time), else at the start of the day.
-            add(.travel(segment), day: day, key: (lastGame ?? -.infinity).nextUp)
+            // A from-city that matches no stop: after the first day's games.
+            let leftBehind = fromIndex ?? trip.stops.count
+            let day = fromIndex.map { clamp(dayNumber(trip.stops[$0].departureDate, timeZone)) } ?? 0
+            // Games of unknown time (key infinity) stay last: they cannot be placed.
+            let lastGameLeftBehind = timed[day].compactMap { entry -> Double? in
+                guard case .game = entry.entry, let stop = entry.stop, stop <= leftBehind else { return nil }
+                return entry.key
+            }.max()
+            add(.travel(segment, zone: zone), day: day, key: (lastGameLeftBehind ?? -.infinity).nextUp)
         }
 
         // Custom items by anchor; items sharing an anchor keep createdAt order, then id.
@@ -100,7 +106,8 @@ public struct ItineraryTimeline: Sendable {
             let day = item.anchorDay - 1
             guard (0..<dayCount).contains(day) else {
                 unscheduled.append(.item(item))
-                warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)) is on day \(item.anchorDay), outside the trip's \(dayCount) days; listed under Unscheduled"))
+                warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)) is on day \(item.anchorDay), outside the trip's \(dayCount) days; listed under Unscheduled",
+                                        summary: "custom items on a day outside their trip are listed under Unscheduled"))
                 continue
             }
             switch item.anchor {
@@ -113,7 +120,7 @@ public struct ItineraryTimeline: Sendable {
                     switch entry.entry {
                     case .game(let game): return isGame && game.id == id
                     case .unknownGame(let gameId): return isGame && gameId == id
-                    case .travel(let segment): return !isGame && segment.id == id
+                    case .travel(let segment, _): return !isGame && segment.id == id
                     case .item: return false
                     }
                 }
@@ -121,7 +128,8 @@ public struct ItineraryTimeline: Sendable {
                     after["\(day)|\(isGame ? "game" : "travel"):\(id)", default: []].append(item)
                 } else {
                     atStart[day].append(item)
-                    warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day"))
+                    warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day",
+                                            summary: "custom items whose anchor is not on their day are shown at the start of the day"))
                 }
             }
         }
@@ -138,7 +146,7 @@ public struct ItineraryTimeline: Sendable {
                 switch timedEntry.entry {
                 case .game(let game): key = "\(index)|game:\(game.id)"
                 case .unknownGame(let id): key = "\(index)|game:\(id)"
-                case .travel(let segment): key = "\(index)|travel:\(segment.id)"
+                case .travel(let segment, _): key = "\(index)|travel:\(segment.id)"
                 case .item: key = nil
                 }
                 if let key, let items = after[key] { entries += items.map { .item($0) } }
@@ -152,6 +160,12 @@ public struct ItineraryTimeline: Sendable {
             days[index].cities = [days[index - 1].cities.last].compactMap { $0 }
         }
         return ItineraryTimeline(days: days, unscheduled: unscheduled, warnings: warnings)
+    }
+
+    /// The zone of a stop's games (the first catalog game that has one): the zone the
+    /// travellers' clocks are in there.
+    static func zoneOfGames(at stop: Stop, catalog: [String: Game]) -> TimeZone? {
+        stop.games.lazy.compactMap { catalog[$0]?.timeZone }.first
     }
 
     /// Stops whose stay covers the day, in travel order (a travel day has two).

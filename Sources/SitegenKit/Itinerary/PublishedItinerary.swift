@@ -18,6 +18,9 @@ public struct PublishedItinerary: Sendable {
     /// The games as a calendar file: published beside itinerary pages (SPEC §5); a poll's
     /// trip links to its itinerary's file when that trip is also exported as an itinerary.
     public let calendarPath: String?
+    /// On a poll's trip, the same trip's itinerary page (`/trips/ID/`) when it is exported
+    /// as one: that page has the organiser's custom items, which poll pages never show.
+    public let itineraryPath: String?
 }
 
 /// Lays out trips day by day: the itinerary exports, and each poll's trips as its poll is
@@ -28,7 +31,7 @@ public struct PublishedItinerary: Sendable {
 public final class ItineraryLayout: @unchecked Sendable {
     let catalog: [String: Game]
     let itemsByTrip: [String: [CustomItem]]
-    /// Trips exported as itineraries: a poll's copy links to their calendar.
+    /// Trips exported as itineraries: a poll's copy links to their page and calendar.
     let itineraryTrips: Set<UUID>
     let timeZone: TimeZone
     private let log: DiagnosticLog
@@ -76,15 +79,35 @@ public final class ItineraryLayout: @unchecked Sendable {
         }
     }
 
-    /// Custom items whose trip no export holds are ignored, with a warning.
-    public func reportOrphanItems(_ items: [CustomItem], knownTrips: Set<String>) {
-        for item in items where !knownTrips.contains(item.tripId) {
-            log.add(item.source.diagnostic(.warning, field: "tripId", "item \"\(item.title)\" (\(item.id)) belongs to trip \(item.tripId), which no export holds; it is ignored"))
+    /// Custom items are published only on their trip's itinerary page: an item whose trip
+    /// is not exported as an itinerary is ignored, with a warning saying why (`pollTrips`:
+    /// ids of the polls' trips, whose pages never show items).
+    public func reportOrphanItems(_ items: [CustomItem], pollTrips: Set<String>) {
+        let itineraries = Set(itineraryTrips.map(\.uuidString))
+        for item in items where !itineraries.contains(item.tripId) {
+            let why = pollTrips.contains(item.tripId)
+                ? "which is exported only in a poll, and poll pages do not show custom items; export the trip as an itinerary to publish it"
+                : "which no export holds"
+            log.add(item.source.diagnostic(.warning, field: "tripId", "item \"\(item.title)\" (\(item.id)) belongs to trip \(item.tripId), \(why); it is ignored",
+                summary: "custom items whose trip is not an exported itinerary are ignored"))
         }
     }
 
     private func publish(_ trip: Trip, path: String, origin: PublishedItinerary.Origin, source: SourceRef) -> PublishedItinerary {
-        let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: itemsByTrip[trip.id.uuidString] ?? [], timeZone: timeZone)
+        // Custom items are the organiser's notes on a saved trip: they stay off poll pages,
+        // even when a poll's trip has the id of a saved one.
+        let items: [CustomItem], itineraryPath: String?, calendar: String?
+        switch origin {
+        case .itinerary:
+            items = itemsByTrip[trip.id.uuidString] ?? []
+            itineraryPath = nil
+            calendar = path + "calendar.ics"
+        case .poll:
+            items = []
+            itineraryPath = itineraryTrips.contains(trip.id) ? trip.itineraryPath : nil
+            calendar = itineraryPath.map { $0 + "calendar.ics" }
+        }
+        let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: items, timeZone: timeZone)
         for warning in timeline.warnings {
             if let own = warning.source {
                 // Keyed without a line lookup: positions are worked out only for what is printed.
@@ -93,13 +116,10 @@ public final class ItineraryLayout: @unchecked Sendable {
             }
             log.add((warning.source ?? source).diagnostic(.warning, warning.message, summary: warning.summary))
         }
-        let calendar: String?
-        switch origin {
-        case .itinerary: calendar = path + "calendar.ics"
-        case .poll: calendar = itineraryTrips.contains(trip.id) ? "trips/\(trip.id.uuidString)/calendar.ics" : nil
-        }
         return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
-                                  games: trip.stops.flatMap(\.games).compactMap { catalog[$0] }, calendarPath: calendar)
+                                  games: trip.stops.flatMap(\.games).compactMap { catalog[$0] },
+                                  calendarPath: calendar,
+                                  itineraryPath: itineraryPath)
     }
 
     /// Games by id; the first definition wins, and a conflicting one is a warning.

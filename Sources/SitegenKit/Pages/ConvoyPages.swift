@@ -8,6 +8,22 @@ extension Convoy {
         let names = [origin.name] + checkpoints.map(\.place.name) + [destination?.name ?? "destination not set yet"]
         return names.joined(separator: " → ")
     }
+
+    /// The route as places to draw: start "S", checkpoints 1, 2, …, destination "D", those
+    /// with coordinates; and the names of those without, which cannot be drawn.
+    public var routePlaces: (drawn: [RoutePicture.Place], withoutCoordinates: [String]) {
+        let marked = [(origin, "S")] + checkpoints.enumerated().map { ($1.place, String($0 + 1)) }
+            + (destination.map { [($0, "D")] } ?? [])
+        var drawn: [RoutePicture.Place] = [], withoutCoordinates: [String] = []
+        for (place, marker) in marked {
+            if let latitude = place.latitude, let longitude = place.longitude {
+                drawn.append(RoutePicture.Place(name: place.name, marker: marker, latitude: latitude, longitude: longitude))
+            } else {
+                withoutCoordinates.append(place.name)
+            }
+        }
+        return (drawn, withoutCoordinates)
+    }
 }
 
 /// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (SPEC §4.4).
@@ -54,6 +70,7 @@ enum ConvoyPages {
             "updatedISO": Formatting.iso8601(convoy.modifiedAt),
         ]
         if let notes = convoy.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
+        if let routeMap = routeMap(convoy) { context["routeMap"] = routeMap }
         if let route = convoy.route {
             context["route"] = [
                 "distance": Formatting.miles(meters: route.distanceMeters),
@@ -67,16 +84,40 @@ enum ConvoyPages {
                 "people": needingSeats.map(personRow),
             ] as [String: Any]
         }
-        if convoy.status == .draft {
-            let items = convoy.readiness
-            let done = items.filter(\.isDone).count
+        let items = convoy.readiness
+        let done = items.filter(\.isDone).count
+        // A draft shows its checklist; a ready or active convoy only when it fails it.
+        if convoy.status == .draft || (convoy.isExpectedReady && done < items.count) {
+            let summary: String
+            if done == items.count {
+                summary = "Everything is in place: this draft is ready to go."
+            } else if convoy.status == .draft {
+                summary = "\(done) of \(items.count) done."
+            } else {
+                summary = "This convoy is marked \(convoy.status.rawValue), but only \(done) of \(items.count) are done."
+            }
             context["checklist"] = [
-                "summary": done == items.count ? "Everything is in place: this draft is ready to go."
-                                               : "\(done) of \(items.count) done.",
+                "summary": summary,
                 "items": items.map { ["requirement": $0.requirement, "done": $0.isDone] as [String: Any] },
             ] as [String: Any]
         }
+        let doubleSeated = convoy.peopleInSeveralSeats
+        if !doubleSeated.isEmpty {
+            context["doubleSeated"] = doubleSeated.map { person, seats in
+                "\(convoy.participants[person].displayName) is listed in more than one seat: \(listJoined(seats.map { convoy.vehicles[$0.vehicle].label }))."
+            }
+        }
         return kit.page("convoy", meta: meta, context: context)
+    }
+
+    /// The route drawn like an itinerary's; places without coordinates are named under it.
+    /// A lone start (a draft without a destination) is no route: nothing is drawn.
+    static func routeMap(_ convoy: Convoy) -> [String: Any]? {
+        let (places, withoutCoordinates) = convoy.routePlaces
+        guard places.count >= 2, let picture = RoutePicture.make(places: places) else { return nil }
+        var description = "Start, stops and destination in order: \(places.map(\.name).joined(separator: " → "))."
+        if !withoutCoordinates.isEmpty { description += " Not drawn (no coordinates): \(listJoined(withoutCoordinates))." }
+        return RouteMap.context(picture, title: "Route map of \(convoy.title)", description: description)
     }
 
     /// Origin, checkpoints by `order`, destination.

@@ -21,11 +21,16 @@ enum HomePage {
                     ] as [String: Any]
                 } : [],
                 "listPolls": config.listPolls && !site.polls.isEmpty,
+                "itineraries": ItineraryPages.sorted(site.itineraries).map { ItineraryPages.homeRow($0, kit: kit) },
+                "hasItineraries": !site.itineraries.isEmpty,
                 "convoys": site.convoys.map { ConvoyPages.homeRow($0, kit: kit) },
                 "hasConvoys": !site.convoys.isEmpty,
             ]
             if let markdown = config.description { context["descriptionHTML"] = MarkdownRenderer.html(markdown) }
             context["optionSets"] = OptionPages.homeSection(site: site, kit: kit)
+            let morePages = MarkdownPages.outsideNavigation(site.pages)
+            context["morePages"] = morePages.map { page in ["title": page.frontMatter.title, "href": kit.href(page.path, from: "")] }
+            context["hasMorePages"] = !morePages.isEmpty
             context["featuredTips"] = site.tips.featured.map(TipsPages.tipContext)
             context["tipsHref"] = kit.href(TipsPages.path, from: "")
             context["tipCount"] = Formatting.count(site.tips.catalog.tips.count, "planning tip")

@@ -15,6 +15,26 @@ enum ItineraryPages {
         return files
     }
 
+    /// Itineraries in the order the home page lists them: by start date, then name, then path.
+    static func sorted(_ itineraries: [PublishedItinerary]) -> [PublishedItinerary] {
+        itineraries.sorted {
+            ($0.trip.preferences.startDate, $0.trip.name.lowercased(), $0.path) < ($1.trip.preferences.startDate, $1.trip.name.lowercased(), $1.path)
+        }
+    }
+
+    /// One row of the home page's itinerary list: name, dates, cities, games.
+    static func homeRow(_ published: PublishedItinerary, kit: RenderKit) -> [String: Any] {
+        let trip = published.trip
+        return [
+            "title": trip.name,
+            "href": kit.href(published.path, from: ""),
+            "dates": kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
+            "route": trip.distinctCities.joined(separator: " → "),
+            "cities": Formatting.count(trip.distinctCities.count, "city", "cities"),
+            "games": Formatting.count(trip.totalGames, "game"),
+        ]
+    }
+
     static func page(_ published: PublishedItinerary, kit: RenderKit) -> [UInt8] {
         let trip = published.trip, path = published.path, format = kit.format
         let timeline = published.timeline
@@ -43,23 +63,10 @@ enum ItineraryPages {
         }
         if let notes = trip.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
         if let calendar = published.calendarPath { context["calendarHref"] = kit.href(calendar, from: path) }
+        if let itinerary = published.itineraryPath { context["itineraryHref"] = kit.href(itinerary, from: path) }
         if let picture = RoutePicture.make(stops: trip.stops) {
-            let route = trip.stops.map(\.city).joined(separator: " → ")
-            context["route"] = [
-                "width": Int(RoutePicture.width), "height": Int(RoutePicture.height),
-                "polyline": picture.polyline,
-                "title": "Route map of \(trip.name)",
-                "description": "Stops in order: \(route).",
-                "points": picture.points.map { point in
-                    [
-                        "number": point.number, "city": point.city,
-                        "x": Formatting.oneDecimal(point.x), "y": Formatting.oneDecimal(point.y),
-                        "labelX": Formatting.oneDecimal(point.labelOnLeft ? point.x - 15 : point.x + 15),
-                        "labelY": Formatting.oneDecimal(point.y + 5),
-                        "anchor": point.labelOnLeft ? "end" : "start",
-                    ] as [String: Any]
-                },
-            ] as [String: Any]
+            context["routeMap"] = RouteMap.context(picture, title: "Route map of \(trip.name)",
+                                                   description: "Stops in order: \(trip.stops.map(\.city).joined(separator: " → ")).")
         }
         return kit.page("itinerary", meta: meta, context: context)
     }
@@ -89,14 +96,14 @@ enum ItineraryPages {
         case .unknownGame(let id):
             return ["kind": "game", "icon": "🏟️", "label": "Game", "title": id,
                     "detail": "Game details are not in the catalog."]
-        case .travel(let segment):
+        case .travel(let segment, let zone):
             var context: [String: Any] = [
                 "kind": "travel", "icon": "🚗", "label": "Drive",
                 "title": "\(segment.fromCity) → \(segment.toCity)",
                 "detail": "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))",
             ]
             if let departure = segment.departureDate {
-                context["time"] = kit.format.time(departure)
+                context["time"] = kit.format.time(departure, in: zone)
                 context["datetime"] = Formatting.iso8601(departure)
             }
             return context

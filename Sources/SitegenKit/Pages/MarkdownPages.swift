@@ -130,6 +130,12 @@ enum MarkdownPages {
             .map { RenderKit.NavigationItem(label: $0.0.frontMatter.title, path: $0.0.path) }
     }
 
+    /// Pages without `menu`, by slug: the home page lists them, so that every page can be
+    /// reached from it (SPEC §5).
+    static func outsideNavigation(_ pages: [MarkdownPage]) -> [MarkdownPage] {
+        pages.filter { $0.frontMatter.menu == nil }.sorted { $0.slug < $1.slug }
+    }
+
     static func file(for page: MarkdownPage) -> PlannedFile {
         PlannedFile(path: SiteLinks.file(for: page.path)) { kit in
             let bodyHTML = MarkdownRenderer.html(page.markdown)

@@ -28,8 +28,11 @@ enum OptionPages {
         /// Each card is rendered once per list and page depth and reused by every view.
         let cards = RenderedCards()
 
-        func path(of view: TripView) -> String {
-            view == .recommended && recommendedAtBase ? basePath : basePath + view.rawValue + "/"
+        /// Where a view tab on the page at `page` leads: each view's own page, except that the
+        /// set's own page keeps its recommended tab on itself. So /options/SLUG/recommended/
+        /// is reached from the other views' tabs, and every page from the home page (SPEC §5).
+        func path(of view: TripView, from page: String) -> String {
+            view == .recommended && recommendedAtBase && page == basePath ? basePath : basePath + view.rawValue + "/"
         }
 
         func label(of view: TripView) -> String {
@@ -120,7 +123,7 @@ enum OptionPages {
             "summary": summary,
             "tripCount": Formatting.count(list.trips.count, "trip"),
             "tabs": TripView.allCases.map { tab in
-                ["label": list.label(of: tab), "href": kit.href(list.path(of: tab), from: path), "current": tab == view] as [String: Any]
+                ["label": list.label(of: tab), "href": kit.href(list.path(of: tab, from: path), from: path), "current": tab == view] as [String: Any]
             },
             "groups": groups,
             "hasTrips": !list.trips.isEmpty,

@@ -117,6 +117,8 @@ enum PollPages {
             "votersText": votersSentence(counted),
             "hasVotes": counted > 0,
             "standings": standings,
+            // Without a counted ballot there is no ranking: the trips are a plain list.
+            "resultsList": counted > 0 ? "ol" : "ul",
             "tripCount": Formatting.count(trips.count, "trip"),
             "appLink": "sportstime://poll/\(poll.shareCode.value)",
             "resultsJSON": kit.href(path + "results.json", from: path),

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Route pictures: names inside the picture, off each other and off the line")
+struct RoutePictureTests {
+    typealias Place = RoutePicture.Place
+
+    /// The sample convoy: Union Station and Wrigley Field are 5 miles apart, the Public
+    /// Market and the ballpark 3, on a route that runs north.
+    static let convoy = [
+        Place(name: "Chicago Union Station", marker: "S", latitude: 41.8787, longitude: -87.6403),
+        Place(name: "Wrigley Field (pick-up)", marker: "1", latitude: 41.9484, longitude: -87.6553),
+        Place(name: "Mars Cheese Castle", marker: "2", latitude: 42.6147, longitude: -87.9543),
+        Place(name: "Milwaukee Public Market", marker: "3", latitude: 43.0346, longitude: -87.909),
+        Place(name: "American Family Field", marker: "D", latitude: 43.028, longitude: -87.9712),
+    ]
+
+    func labels(_ picture: RoutePicture) -> [RouteLabels.Box] {
+        picture.points.map { point in
+            RouteLabels.box(RouteLabels.Placement(onLeft: point.labelOnLeft, dy: point.labelDy), at: (point.x, point.y),
+                            textWidth: RouteLabels.textWidth(point.name))
+        }
+    }
+
+    @Test("Close checkpoints on a north–south route: every name fits, and no two overlap")
+    func closeCheckpoints() throws {
+        let picture = try #require(RoutePicture.make(places: Self.convoy))
+        #expect(picture.points.map(\.marker) == ["S", "1", "2", "3", "D"])
+        let boxes = labels(picture)
+        for box in boxes {
+            #expect(box.minX >= 0 && box.maxX <= RoutePicture.width && box.minY >= 0 && box.maxY <= RoutePicture.height)
+        }
+        for (i, a) in boxes.enumerated() {
+            for b in boxes[(i + 1)...] {
+                #expect(a.maxX <= b.minX || b.maxX <= a.minX || a.maxY <= b.minY || b.maxY <= a.minY, "two names overlap")
+            }
+        }
+        // Every point stays inside the margins after the drawing moved to make room.
+        #expect(picture.points.allSatisfy { $0.x >= 34 && $0.x <= RoutePicture.width - 34 })
+    }
+
+    @Test("A name beside the line leaves it: Denver, west of Kansas City, is written above its point")
+    func offTheLine() throws {
+        let picture = try #require(RoutePicture.make(places: [
+            Place(name: "Kansas City", marker: "1", latitude: 39.05, longitude: -94.48),
+            Place(name: "Denver", marker: "2", latitude: 39.76, longitude: -104.99),
+        ]))
+        let points = picture.points.map { (x: $0.x, y: $0.y) }
+        for box in labels(picture) {
+            #expect(box.lengthCrossed(by: points) == 0)
+        }
+        #expect(picture.points[1].labelDy == -RouteLabels.step)
+    }
+
+    @Test("A wide route keeps its place; a lone stop sits in the middle")
+    func unmoved() throws {
+        let wide = try #require(RoutePicture.make(places: [
+            Place(name: "Boston", marker: "1", latitude: 42.35, longitude: -71.1),
+            Place(name: "Denver", marker: "2", latitude: 39.76, longitude: -104.99),
+        ]))
+        #expect(wide.points.map(\.x) == [386.0, 34.0])
+        let lone = try #require(RoutePicture.make(places: [Place(name: "Chicago", marker: "1", latitude: 41.9, longitude: -87.6)]))
+        #expect((lone.points[0].x, lone.points[0].y) == (210.0, 140.0))
+    }
+}
