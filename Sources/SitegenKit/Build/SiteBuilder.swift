@@ -101,7 +101,9 @@ public struct SiteBuilder {
         } catch {
             throw .configuration(error.diagnostic)
         }
+        _ = try SourceDateEpoch.read(options.environment)
         if let output = options.output { config.output = output.standardizedFileURL }
+        config.output = OutputFolder.resolvingLinks(config.output)
 
         // The output lock is taken before anything is read, so a concurrent build of the same
         // site waits, and the "nothing changed" check below sees a settled output folder.
@@ -110,6 +112,7 @@ public struct SiteBuilder {
         if options.write {
             let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem,
                                       removesInBackground: options.removesReplacedSiteInBackground)
+            folder.keep = config.keep
             do {
                 try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
                 try folder.prepare()
@@ -129,8 +132,15 @@ public struct SiteBuilder {
                                    polls: previous.polls, ballots: previous.ballots, seconds: (clock.now - started).seconds,
                                    wrote: true, upToDate: true)
             }
+            let index = previous?.outputIndex()
+            do {
+                try folder.checkOwnership(recorded: index, keep: config.keep)
+            } catch {
+                folder.abandon()
+                throw .io(error.message)
+            }
             // Unchanged files will be linked from the published site rather than written.
-            if let index = previous?.outputIndex() { folder.usePrevious(index) }
+            if let index { folder.usePrevious(index) }
         }
         do {
             return try build(config: config, output: output, fingerprint: fingerprint, clock: clock, started: started, progress: progress)
@@ -254,6 +264,10 @@ public struct SiteBuilder {
             late.append(("manifest.json", manifestFile))
             report.files = written.count + late.count
             progress("Publishing to \(displayPath(config.output))")
+            // Kept files join the new site before the old state goes, so a path that is both
+            // kept and written stops the build with the state (the record of what sitegen
+            // wrote) still in place.
+            try output.carryOverKept()
             // The state is dropped first: a crash between the swap and saving it must not
             // leave an old fingerprint next to a new site.
             BuildState.remove(for: config.output)

@@ -102,8 +102,10 @@ public struct StreamedFile: ByteSink {
 public final class OutputFolder: @unchecked Sendable {
     public let output: URL
     public let staging: URL
-    private let stagingPath: String
-    private let outputPath: String
+    let stagingPath: String
+    let outputPath: String
+    /// Paths sitegen did not write that move from the published site to the next (`keep:`).
+    public var keep: [String] = []
     private let lockFile: URL
     private var lockDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
@@ -127,29 +129,24 @@ public final class OutputFolder: @unchecked Sendable {
 
     deinit { unlock() }
 
-    /// Refuses output folders that would overwrite what sitegen reads or did not create:
-    /// the site folder, an input or template folder, a parent of one, or a folder inside an
-    /// input or template folder (its files would become inputs).
+    /// Refuses output folders that would overwrite what sitegen reads: the site folder, an
+    /// input or template folder, a parent of one, or a folder inside an input or template
+    /// folder (its files would become inputs). Compared with links resolved, so a link
+    /// cannot disguise one as another. What the folder holds is `checkOwnership`'s concern.
     public func checkSafe(siteFolder: URL, protecting protected: [URL]) throws(OutputError) {
-        let outputPath = output.path
+        let outputPath = Self.resolvingLinks(output).path
         for folder in [siteFolder] + protected {
-            let path = folder.standardizedFileURL.path
+            let path = Self.resolvingLinks(folder).path
             if path == outputPath || path.hasPrefix(outputPath + "/") {
                 throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is or contains \(displayPath(folder)), which sitegen reads")
             }
         }
-        for folder in protected where outputPath.hasPrefix(folder.standardizedFileURL.path + "/") {
+        for folder in protected where outputPath.hasPrefix(Self.resolvingLinks(folder).path + "/") {
             throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is inside \(displayPath(folder)), which sitegen reads")
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw OutputError(message: "\(displayPath(output)): the output path exists and is not a folder")
-            }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: outputPath)) ?? []
-            if !contents.isEmpty && !Self.isSitegenOutput(output) {
-                throw OutputError(message: "\(displayPath(output)): refusing to replace a non-empty folder that sitegen did not create (it has no sitegen manifest.json)")
-            }
+        if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw OutputError(message: "\(displayPath(output)): the output path exists and is not a folder")
         }
     }
 
@@ -188,6 +185,7 @@ public final class OutputFolder: @unchecked Sendable {
         }
         do {
             if FileManager.default.fileExists(atPath: staging.path) {
+                rescueKept(from: stagingPath)
                 discard(staging)
             }
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
@@ -302,7 +300,10 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Drops the staging folder after a failure; the output is untouched.
     public func abandon() {
-        if FileManager.default.fileExists(atPath: staging.path) { discard(staging) }
+        if FileManager.default.fileExists(atPath: staging.path) {
+            rescueKept(from: stagingPath)
+            discard(staging)
+        }
         unlock()
     }
 
