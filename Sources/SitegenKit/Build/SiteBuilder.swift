@@ -161,6 +161,14 @@ public struct SiteBuilder {
             throw .configuration(error.diagnostic)
         }
 
+        // Templates and assets: links out of the folder are template errors (exit 2), special
+        // files warnings. TemplateSet has refused links out among the templates themselves.
+        let templateFolder = InputFolder.list(config.templates)
+        if let linkOut = templateFolder.problems.first(where: { $0.severity == .error }) {
+            throw .configuration(linkOut)
+        }
+        templateFolder.problems.forEach(log.add)
+
         progress("Reading exports")
         var exports = ExportSet.load(config: config, log: log)
         progress("Reading pages")
@@ -264,6 +272,11 @@ public struct SiteBuilder {
             late.append(("manifest.json", manifestFile))
             report.files = written.count + late.count
             progress("Publishing to \(displayPath(config.output))")
+            // What was read must be what the manifest and the state record: an input edited
+            // mid-build would otherwise be published under its old hash.
+            if let changed = fingerprint.changedInputs().first {
+                throw OutputError(message: "\(displayPath(changed)): changed while the build was reading it; nothing was published. Build again")
+            }
             // Kept files join the new site before the old state goes, so a path that is both
             // kept and written stops the build with the state (the record of what sitegen
             // wrote) still in place.
@@ -322,12 +335,15 @@ public struct SiteBuilder {
         return PublishedTips(catalog: catalog, featured: featured, date: date, rotation: config.tips.rotation)
     }
 
+    /// The files below `Templates/assets`, subfolders included, as `assets/…` paths.
+    /// Links out of the templates folder were refused with the templates.
     static func readAssets(_ folder: URL) throws -> [SiteModel.Asset] {
-        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { !$0.hasPrefix(".") && SafePath.isSafe($0) }
-            .sorted()
-            .map { SiteModel.Asset(name: $0, bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+        let prefix = folder.standardizedFileURL.path + "/"
+        return try InputFolder.list(folder).files.compactMap { url in
+            let name = String(url.path.dropFirst(prefix.count))
+            guard SafePath.isSafe(name) else { return nil }
+            return SiteModel.Asset(name: name, bytes: [UInt8](try Data(contentsOf: url)))
+        }
     }
 }
 
