@@ -80,6 +80,49 @@ struct HostileRoundTwoTests {
         #expect(inside.stderr.contains("refusing to use this output folder"))
     }
 
+    /// Mounts a small tmpfs at `folder`; false where mounting is not allowed (not root).
+    static func mountTmpfs(_ folder: URL) -> Bool {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=16m", "tmpfs", folder.path]
+        mount.standardError = FileHandle.nullDevice
+        guard (try? mount.run()) != nil else { return false }
+        mount.waitUntilExit()
+        return mount.terminationStatus == 0
+    }
+
+    static func unmount(_ folder: URL) {
+        let umount = Process()
+        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+        umount.arguments = [folder.path]
+        try? umount.run()
+        umount.waitUntilExit()
+    }
+
+    @Test("An output folder that is a mount point builds and rebuilds: its contents are swapped, not the folder")
+    func mountPointOutput() throws {
+        let site = try goldenSite()
+        let output = site.root.appendingPathComponent("Output")
+        guard Self.mountTmpfs(output) else { return }   // needs root; CI runs as root
+        defer { Self.unmount(output) }
+        try site.write("Output/CNAME", "trips.example.org\n")
+        let first = try SitegenProcess.run(["build"], in: site.root)
+        #expect(first.status == 0, "\(first.stderr)")
+        try site.write("Data/polls/polls.json", try site.read("Data/polls/polls.json").replacingOccurrences(of: "Spec example", with: "Mounted"))
+        let second = try SitegenProcess.run(["build"], in: site.root)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try site.read("Output/polls/X7K9M2/index.html").contains("Mounted"))
+        #expect(try site.read("Output/CNAME") == "trips.example.org\n")
+        // Only the site and the kept file: no staging folder, and the replaced site (removed
+        // by a detached rm) gone soon.
+        let cleaned = ServeProcess.eventually(within: 10) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).allSatisfy { !$0.contains("sitegen") }
+        }
+        #expect(cleaned, "\((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [])")
+        #expect(OutputFolder.isMountPoint(output.path))
+    }
+
     @Test("Links out of templates, assets and inputs are errors naming the link; special files are warnings")
     func symlinks() throws {
         let site = try goldenSite()

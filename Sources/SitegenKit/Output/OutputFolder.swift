@@ -115,13 +115,22 @@ public final class OutputFolder: @unchecked Sendable {
     /// Replaced and abandoned sites are removed by a detached process (see `discard`).
     private let removesInBackground: Bool
 
+    /// The output folder is a mount point: it cannot be renamed, so the new site is staged
+    /// inside it and swapped in entry by entry (`swapContents`).
+    let isMountPoint: Bool
+    /// Where the staging folder and replaced sites live: beside the output, or inside it
+    /// when it is a mount point (a rename cannot cross file systems).
+    let workFolder: URL
+
     public init(output: URL, fileSystem: OutputFileSystem = .disk, removesInBackground: Bool = false) {
         self.fileSystem = fileSystem
         self.removesInBackground = removesInBackground
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         let name = self.output.lastPathComponent
-        staging = parent.appendingPathComponent(".\(name).sitegen-staging")
+        isMountPoint = Self.isMountPoint(self.output.path)
+        workFolder = isMountPoint ? self.output : parent
+        staging = workFolder.appendingPathComponent(".\(name).sitegen-staging")
         stagingPath = staging.path
         outputPath = self.output.path
         lockFile = parent.appendingPathComponent(".\(name).sitegen-lock")
@@ -178,10 +187,10 @@ public final class OutputFolder: @unchecked Sendable {
             throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
         }
         // What earlier builds left: a staging folder (killed build), a removal cut short.
-        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: workFolder.path)) ?? [])
             .filter { $0.hasPrefix(trashPrefix) }
         for name in leftovers {
-            discard(parent.appendingPathComponent(name))
+            discard(workFolder.appendingPathComponent(name))
         }
         do {
             if FileManager.default.fileExists(atPath: staging.path) {
@@ -273,7 +282,9 @@ public final class OutputFolder: @unchecked Sendable {
     public func commit() throws(OutputError) {
         defer { unlock() }
         let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: output.path) {
+        if isMountPoint {
+            try swapContents()
+        } else if fileManager.fileExists(atPath: output.path) {
             // Atomic exchange: at every instant the output path holds a complete site.
             if sitegen_exchange_paths(staging.path, output.path) == 0 {
                 discard(staging)   // now the previous site
@@ -308,6 +319,10 @@ public final class OutputFolder: @unchecked Sendable {
     }
 
     private var trashPrefix: String { ".\(output.lastPathComponent).sitegen-trash-" }
+
+    /// Names sitegen's own work folders start with; inside a mount-point output they are
+    /// not part of the site.
+    var workPrefix: String { ".\(output.lastPathComponent).sitegen-" }
 
     /// Removes a folder sitegen no longer needs: the replaced site, or a staging folder.
     ///

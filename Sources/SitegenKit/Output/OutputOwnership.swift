@@ -1,3 +1,4 @@
+import CFileSwap
 import Foundation
 
 /// What in the output folder is sitegen's to replace, and what it carries over.
@@ -29,7 +30,8 @@ extension OutputFolder {
     func checkOwnership(recorded: [DigestKey: BuildState.OutputFile]?, keep: [String]) throws(OutputError) {
         var strangers: [String] = []
         var count = 0
-        Self.walkFiles(below: output.path, skipping: Set(keep)) { path in
+        // In a mount-point output, the staging folder and replaced sites are sitegen's own.
+        Self.walkFiles(below: output.path, skipping: Set(keep), skippingTopLevelPrefix: workPrefix) { path in
             guard recorded?[DigestKey(path)] == nil else { return }
             count += 1
             if strangers.count < Self.namedStrangers { strangers.append(path) }
@@ -45,7 +47,8 @@ extension OutputFolder {
 
     /// Calls `body` with the path (relative to `root`) of every entry that is not a folder,
     /// without following links; folders and files named in `skipping` are passed over whole.
-    static func walkFiles(below root: String, prefix: String = "", skipping: Set<String>, _ body: (String) -> Void) {
+    static func walkFiles(below root: String, prefix: String = "", skipping: Set<String>, skippingTopLevelPrefix: String? = nil,
+                          _ body: (String) -> Void) {
         guard let directory = opendir(root + (prefix.isEmpty ? "" : "/" + prefix)) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
@@ -55,6 +58,7 @@ extension OutputFolder {
             if name == "." || name == ".." { continue }
             let path = prefix.isEmpty ? name : prefix + "/" + name
             if skipping.contains(path) { continue }
+            if prefix.isEmpty, let skippingTopLevelPrefix, name.hasPrefix(skippingTopLevelPrefix) { continue }
             var isFolder = entry.pointee.d_type == UInt8(DT_DIR)
             if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
                 var info = stat()
@@ -104,5 +108,48 @@ extension OutputFolder {
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+}
+
+/// An output folder that is a mount point (a web root on its own volume, a bind mount in a
+/// container) cannot be renamed, so the staged site cannot be swapped in whole. Its
+/// top-level entries are swapped instead, each atomically.
+extension OutputFolder {
+    /// A folder whose file system differs from its parent's, or the root of one.
+    static func isMountPoint(_ path: String) -> Bool {
+        var folder = stat(), parent = stat()
+        guard stat(path, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR,
+              stat(path + "/..", &parent) == 0 else { return false }
+        return folder.st_dev != parent.st_dev || folder.st_ino == parent.st_ino
+    }
+
+    /// Swaps each entry of the staged site with the published one of the same name
+    /// (renameat2 exchange, or a plain rename where there is none), then moves published
+    /// entries the new site lacks into the staging folder, which now holds the old site and
+    /// is discarded. Every entry is whole at every instant; between the first and the last
+    /// exchange the site mixes old and new entries.
+    func swapContents() throws(OutputError) {
+        let fileManager = FileManager.default
+        do {
+            let staged = try fileManager.contentsOfDirectory(atPath: stagingPath)
+            for name in staged.sorted() {
+                let published = outputPath + "/" + name, new = stagingPath + "/" + name
+                if Self.exists(published) {
+                    guard sitegen_exchange_paths(new, published) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                } else {
+                    guard rename(new, published) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                }
+            }
+            let newNames = Set(staged)
+            for name in try fileManager.contentsOfDirectory(atPath: outputPath)
+            where !newNames.contains(name) && !name.hasPrefix(workPrefix) && !Self.exists(stagingPath + "/" + name) {
+                guard rename(outputPath + "/" + name, stagingPath + "/" + name) == 0 else {
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+            }
+        } catch {
+            throw OutputError(message: "\(displayPath(output)): cannot swap in the new site's files: \(error.localizedDescription)")
+        }
+        discard(staging)
     }
 }
