@@ -37,7 +37,8 @@ extension OutputFolder {
             if strangers.count < Self.namedStrangers { strangers.append(path) }
         }
         guard count > 0 else { return }
-        let more = count > strangers.count ? " and \(count - strangers.count) more" : ""
+        var more = count > strangers.count ? " and \(count - strangers.count) more" : ""
+        if recorded == nil { more += " (there is no record of an earlier build here: \(displayPath(BuildState.url(for: output))) is missing)" }
         throw OutputError(message: "\(displayPath(output)): refusing to replace this folder: \(Formatting.count(count, "file")) in it "
             + "\(count == 1 ? "was" : "were") not written by sitegen: \(strangers.joined(separator: ", "))\(more). "
             + "Move \(count == 1 ? "it" : "them") away, or list \(count == 1 ? "it" : "them") under `keep:` in site.yml")
