@@ -7,13 +7,14 @@ public struct RequestLimits: Sendable {
     /// Largest header section after the request line; larger gets 431.
     public var headers = 32 * 1024
     /// Time a client has to send a whole request head; slower gets 408 (a slow-header client
-    /// must not hold a connection slot for ever).
-    public var headTimeout: TimeAmount = .seconds(10)
+    /// must not hold a connection slot for ever; a browser sends its head in one packet).
+    public var headTimeout: TimeAmount = .seconds(5)
     /// Time a kept-alive connection may sit between requests before it is closed.
     public var idleTimeout: TimeAmount = .seconds(30)
     /// Connections served at once; further clients wait in the listen backlog (the listener
-    /// stays open, and they are accepted as others close).
-    public var connections = 128
+    /// stays open, and they are accepted as others close). Each costs a few KB; the number
+    /// is kept under the usual 1024 open files.
+    public var connections = 512
     /// How long a refused client may keep sending before its connection is closed for good.
     public var lingerAfterRefusal: TimeAmount = .seconds(2)
 
