@@ -14,7 +14,7 @@ struct ServeLimitsTests {
         let folder = try ServedFolder()
         let server = try PreviewServer(address: try ListenAddress(host: "127.0.0.1", port: 0),
                                        site: ServedSite(root: folder.root), limits: limits)
-        let port = try await server.start()
+        let port = try await server.start(timeout: .seconds(60))   // generous: CI machines are shared
         return (server, port, folder)
     }
 
