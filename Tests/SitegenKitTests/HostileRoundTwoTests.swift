@@ -149,6 +149,13 @@ struct HostileRoundTwoTests {
         #expect(fifo.stderr.contains("Data/votes/pipe.json: warning: skipped: not a regular file (a named pipe)"))
         #expect(fifo.stderr.contains("Templates/stray.mustache: warning: skipped: not a regular file (a named pipe)"))
         #expect(!fifo.stderr.contains("NSCocoaErrorDomain"))
+
+        // site.yml itself a FIFO or a folder: exit 2 with a reason, not a hang or error 256.
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("site.yml"))
+        #expect(mkfifo(site.root.appendingPathComponent("site.yml").path, 0o644) == 0)
+        let config = try SitegenProcess.run(["check"], in: site.root)
+        #expect(config.status == 2)
+        #expect(config.stderr == "site.yml: error: cannot read the site configuration: it is not a regular file\n")
     }
 
     @Test("A linked votes folder is read; a linked template is fingerprinted, so editing it rebuilds")

@@ -28,18 +28,35 @@ public enum SiteConfigLoader {
 
     public static func load(_ file: URL) throws(ConfigError) -> SiteConfig {
         let shown = displayPath(file)
-        let text: String
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-            guard size <= maxFileBytes else {
-                throw ConfigError(diagnostic: Diagnostic(.error, file: shown, line: 1, column: 1,
-                                                         message: "the file is \(size) bytes; site.yml may be at most \(maxFileBytes) bytes"))
-            }
-            text = try String(contentsOf: file, encoding: .utf8)
-        } catch let error as ConfigError {
-            throw error
-        } catch {
-            throw ConfigError(diagnostic: Diagnostic(.error, file: shown, message: "cannot read the site configuration: \(error.localizedDescription)"))
+        func failure(_ message: String, line: Int? = nil) -> ConfigError {
+            ConfigError(diagnostic: Diagnostic(.error, file: shown, line: line, column: line.map { _ in 1 }, message: message))
+        }
+        // open(2) rather than Foundation: the system's reason ("Too many open files") instead
+        // of "NSCocoaErrorDomain error 256", and a FIFO is refused instead of blocking.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw failure("cannot read the site configuration: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw failure("cannot read the site configuration: it is not a regular file")
+        }
+        guard Int(info.st_size) <= maxFileBytes else {
+            throw failure("the file is \(info.st_size) bytes; site.yml may be at most \(maxFileBytes) bytes", line: 1)
+        }
+        var bytes = [UInt8](repeating: 0, count: maxFileBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw failure("cannot read the site configuration: \(String(cString: strerror(errno)))") }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= maxFileBytes else {
+            throw failure("the file is over \(maxFileBytes) bytes; site.yml may be at most \(maxFileBytes) bytes", line: 1)
+        }
+        guard let text = String(bytes: bytes[..<count], encoding: .utf8) else {
+            throw failure("cannot read the site configuration: it is not UTF-8 text")
         }
         return try parse(text, file: file)
     }
