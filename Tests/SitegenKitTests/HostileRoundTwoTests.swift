@@ -150,6 +150,13 @@ struct HostileRoundTwoTests {
         #expect(fifo.stderr.contains("Templates/stray.mustache: warning: skipped: not a regular file (a named pipe)"))
         #expect(!fifo.stderr.contains("NSCocoaErrorDomain"))
 
+        // A FIFO as tips.file: an error, not a build that blocks reading it.
+        #expect(mkfifo(site.root.appendingPathComponent("tips.json").path, 0o644) == 0)
+        try site.write("site.yml", try site.read("site.yml") + "tips:\n  file: tips.json\n")
+        let tips = try SitegenProcess.run(["check"], in: site.root)
+        #expect(tips.status == 1)
+        #expect(tips.stderr.contains("tips.json: error: cannot read the tips file: it is missing or not a regular file"))
+
         // site.yml itself a FIFO or a folder: exit 2 with a reason, not a hang or error 256.
         try FileManager.default.removeItem(at: site.root.appendingPathComponent("site.yml"))
         #expect(mkfifo(site.root.appendingPathComponent("site.yml").path, 0o644) == 0)

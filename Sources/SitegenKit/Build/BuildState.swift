@@ -24,8 +24,10 @@ public struct BuildFingerprint: Sendable, Equatable {
             let source = sources[index]
             // Stamped before reading: a change after this point shows in `changedInputs`.
             let stamp = FileStamp(source.url.path)
-            // An unreadable file hashes as missing; the build proper reports it.
-            let hash = sha256Hex((try? Data(contentsOf: source.url)) ?? Data())
+            // An unreadable or special file (a FIFO would block) hashes as missing; the build
+            // proper reports it.
+            let readable = InputFolder.regularFileSize(source.url) != nil
+            let hash = sha256Hex((readable ? try? Data(contentsOf: source.url) : nil) ?? Data())
             hashed[index] = (InputFile(path: loader.relativePath(of: source.url), sha256: hash),
                              InputFile(path: source.publishedName(hash: hash), sha256: hash), stamp)
         }

@@ -59,6 +59,14 @@ public struct InputFolder {
         }
     }
 
+    /// The size of a regular file (links followed), or nil for anything else: reading a FIFO
+    /// would block, and a size read first bounds what a single named file may cost.
+    public static func regularFileSize(_ url: URL) -> Int? {
+        var info = stat()
+        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     static func kind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFIFO: return "a named pipe"
