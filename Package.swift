@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -18,8 +18,13 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // SHA-256 for manifest.json (CryptoKit is not available on Linux).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        // `sitegen serve`: a small HTTP server on Swift concurrency, no SwiftNIO (fast to build).
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // `sitegen serve`: HummingbirdCore on SwiftNIO, whose HTTP parser is linear and bounded and
+        // whose server keeps listening under connection caps and accept failures (FlyingFox 0.27
+        // has no request-size limits, issue #19). Traits off: no swift-configuration to build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // Debian's cmark-gfm (libcmark-gfm-dev + libcmark-gfm-extensions-dev).
@@ -49,8 +54,11 @@ let package = Package(
             name: "SitegenServe",
             dependencies: [
                 "SitegenKit",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -68,6 +76,7 @@ let package = Package(
                 "SitegenKit",
                 "SitegenServe",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["Fixtures"]
         ),

@@ -10,5 +10,6 @@ let package = Package(
         .executableTarget(name: "FuzzExports", dependencies: [.product(name: "SitegenKit", package: "sitegen")]),
         .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "SitegenKit", package: "sitegen")]),
         .executableTarget(name: "FuzzMarkdown", dependencies: [.product(name: "SitegenKit", package: "sitegen")]),
+        .executableTarget(name: "FuzzBuild", dependencies: [.product(name: "SitegenKit", package: "sitegen")]),
     ]
 )

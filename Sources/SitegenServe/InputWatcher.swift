@@ -51,16 +51,12 @@ public struct InputSnapshot: Equatable, Sendable {
                 stamps[root.path] = stamp(root)
                 continue
             }
-            // Hidden files are skipped like the export loader skips them (and editors' swap files are hidden).
-            guard let walker = fileManager.enumerator(at: root, includingPropertiesForKeys: keys,
-                                                      options: [.skipsHiddenFiles]) else { continue }
-            for case let url as URL in walker {
+            // The files a build reads, listed as it lists them: links followed inside the folder
+            // (a linked Data/votes is watched too), hidden files skipped (editors' swap files
+            // are hidden), FIFOs never opened.
+            for url in InputFolder.list(root).files {
                 let path = url.standardizedFileURL.path
-                if excluded.contains(path) {
-                    walker.skipDescendants()
-                    continue
-                }
-                if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory != true {
+                if !excluded.contains(where: { path.hasPrefix($0 + "/") }) {
                     stamps[path] = stamp(url)
                 }
             }

@@ -1,6 +1,9 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
 import SitegenKit
 
 /// The output folder being served and the token of its latest successful build.
@@ -101,75 +104,93 @@ public struct PreviewResponder: Sendable {
     }
 }
 
-struct PreviewHTTPHandler: HTTPHandler {
-    let responder: PreviewResponder
+/// HTTP/1.1 with `RequestHeadGuard` in front of HummingbirdCore's parser.
+struct GuardedHTTP1Channel: ServerChildChannel {
+    let http: HTTP1Channel
+    let limits: RequestLimits
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let answer = responder.respond(method: request.method.rawValue, rawPath: request.target.path(),
-                                       host: request.headers[.host])
-        var headers = HTTPHeaders()
-        for (name, value) in answer.headers { headers[HTTPHeader(name)] = value }
-        return HTTPResponse(statusCode: HTTPStatusCode(answer.status, phrase: Self.phrase(answer.status)),
-                            headers: headers, body: answer.body)
+    init(responder: PreviewResponder, limits: RequestLimits) {
+        var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+        // Behind the guard's limits, so the guard's clearer answers come first.
+        decoder.maxHeaderListSize = limits.requestLine + limits.headers + 1024
+        decoder.maxHeaderFieldSize = decoder.maxHeaderListSize
+        decoder.maxHeaderFieldCount = limits.headers / 4   // "A:1\r\n" is the smallest field
+        let configuration = HTTP1Channel.Configuration(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
+        http = HTTP1Channel(responder: { request, writer, _ in
+            try await Self.answer(request, with: responder, writer: writer)
+        }, configuration: configuration)
+        self.limits = limits
     }
 
-    static func phrase(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 301: return "Moved Permanently"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        default: return "Error"
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
+        let limits = self.limits
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(limits: limits), position: .first)
+        }.flatMap { http.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: HTTP1Channel.Value, logger: Logger) async {
+        await http.handle(value: value, logger: logger)
+    }
+
+    static func answer(_ request: Request, with responder: PreviewResponder, writer: consuming ResponseWriter) async throws {
+        // The raw request target, still percent-encoded; the query plays no part in a static site.
+        let target = request.head.path ?? "/"
+        let rawPath = String(target.prefix { $0 != "?" })
+        let answer = responder.respond(method: request.method.rawValue, rawPath: rawPath, host: request.head.authority)
+        var fields = HTTPFields()
+        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
+            if let field = HTTPField.Name(name) { fields[field] = value }
         }
+        let head = HTTPResponse(status: .init(code: answer.status), headerFields: fields)
+        try await writer.write(response: head, body: ResponseBody(byteBuffer: NIOCore.ByteBuffer(bytes: answer.body)))
     }
 }
 
-/// The HTTP server of `sitegen serve` (FlyingFox: Swift concurrency over plain sockets).
+/// The HTTP server of `sitegen serve` (HummingbirdCore on SwiftNIO), with `RequestLimits`.
 public final class PreviewServer: Sendable {
     public let site: ServedSite
     public let address: ListenAddress
-    private let server: HTTPServer
+    private let server: Server<GuardedHTTP1Channel>
+    private let listening = ListeningPort()
 
     public struct StartFailure: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
 
-    public init(address: ListenAddress, site: ServedSite) throws(StartFailure) {
+    public init(address: ListenAddress, site: ServedSite, limits: RequestLimits = RequestLimits()) throws(StartFailure) {
         self.site = site
         self.address = address
-        let handler = PreviewHTTPHandler(responder: PreviewResponder(site: site, address: address))
-        do {
-            switch address.family {
-            case .ipv4:
-                server = HTTPServer(address: try sockaddr_in.inet(ip4: address.host, port: address.port),
-                                    logger: .disabled, handler: handler)
-            case .ipv6:
-                server = HTTPServer(address: try sockaddr_in6.inet6(ip6: address.host, port: address.port),
-                                    logger: .disabled, handler: handler)
-            }
-        } catch {
-            throw StartFailure(description: "cannot listen on \(address.urlHost): \(error.localizedDescription)")
-        }
+        let channel = GuardedHTTP1Channel(responder: PreviewResponder(site: site, address: address), limits: limits)
+        let configuration = ServerConfiguration(
+            address: .hostname(address.host, port: Int(address.port)),
+            // Past the cap, clients wait in the listen backlog; the listener itself stays open.
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.connections)
+        )
+        let listening = self.listening
+        server = Server(childChannelSetup: channel, configuration: configuration,
+                        onServerRunning: { listening.record($0.localAddress?.port) },
+                        eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                        logger: Logger(label: "sitegen.serve", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
     /// Starts listening and returns the port (the chosen one when `address.port` is 0).
+    /// Accept failures (too many open files) do not end the server: NIO backs off and retries.
     public func start(timeout: Duration = .seconds(10)) async throws(StartFailure) -> UInt16 {
-        let failure = ServerRunFailure()
         let server = self.server
+        let listening = self.listening
         Task {
-            do { try await server.run() } catch { failure.record(error) }
+            do { try await server.run() } catch { listening.fail(error) }
         }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
-            if let error = failure.error {
-                throw StartFailure(description: "cannot listen on \(address.urlHost):\(address.port): \(error.localizedDescription)")
-            }
-            switch await server.listeningAddress {
-            case .ip4(_, let port)?, .ip6(_, let port)?:
+            switch listening.state {
+            case .failed(let error):
+                throw StartFailure(description: "cannot listen on \(address.urlHost):\(address.port): \(Self.describe(error))")
+            case .listening(let port):
                 return port
-            default:
+            case .starting:
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
@@ -177,16 +198,32 @@ public final class PreviewServer: Sendable {
     }
 
     public func stop() async {
-        await server.stop(timeout: 1)
+        try? await server.shutdownGracefully()
+    }
+
+    /// NIO's bind errors read "bind(descriptor:ptr:bytes:): Address already in use (errno: 98)".
+    static func describe(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
     }
 }
 
-/// The error that ended the server task, read by the task that waits for it to listen.
-private final class ServerRunFailure: @unchecked Sendable {
+/// The port the server listens on, or the error that ended it before it could.
+private final class ListeningPort: @unchecked Sendable {
+    enum State { case starting, listening(UInt16), failed(any Error) }
+
     private let lock = NSLock()
-    private var recorded: (any Error)?
+    private var current = State.starting
 
-    var error: (any Error)? { lock.withLock { recorded } }
+    var state: State { lock.withLock { current } }
 
-    func record(_ error: any Error) { lock.withLock { recorded = error } }
+    func record(_ port: Int?) {
+        lock.withLock { current = port.flatMap { UInt16(exactly: $0) }.map(State.listening) ?? .failed(Unlistened()) }
+    }
+
+    func fail(_ error: any Error) { lock.withLock { current = .failed(error) } }
+
+    struct Unlistened: Error, CustomStringConvertible {
+        var description: String { "no local address" }
+    }
 }

@@ -75,6 +75,30 @@ struct MarkdownSafetyTests {
         #expect(MarkdownRenderer.html(text) == MarkdownRenderer.tooComplexNotice)
     }
 
+    @Test("A reference link with a 32 KB URL used 11,000 times in 64 KiB is refused before rendering, in milliseconds")
+    func referenceExpansion() {
+        let url = "https://example.org/" + String(repeating: "a", count: 32_000)
+        let text = "[r]: \(url)\n\n" + String(repeating: "[r]", count: 11_000)
+        #expect(text.utf8.count <= ExportDecoder.maxMarkdownBytes)
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(MarkdownRenderer.html(text) == MarkdownRenderer.tooComplexNotice)
+        #expect(clock.now - started < .seconds(1))
+        // The same link used twice is fine; so are many uses of a short one.
+        #expect(MarkdownRenderer.html("[r]: \(url)\n\n[r] and [R]\n").contains(url))
+        let short = MarkdownRenderer.html("[Home]: https://example.org/\n\n" + String(repeating: "[home] ", count: 1_000))
+        #expect(short.components(separatedBy: "<a href=\"https://example.org/\">").count == 1_001)
+        // Also with the definition's URL on its own line and a title below.
+        #expect(MarkdownRenderer.html("[r]:\n  \(url)\n  \"t\"\n\n" + String(repeating: "[r]", count: 11_000)) == MarkdownRenderer.tooComplexNotice)
+    }
+
+    @Test("The reference estimate counts uses of defined labels only, case- and space-insensitively")
+    func referenceEstimate() {
+        #expect(ReferenceExpansion.estimate("no references [x] here") == 0)
+        #expect(ReferenceExpansion.estimate("[a b]: 12345\n\n[A  b] [a b] [c]") == 2 * " 12345".count)
+        #expect(ReferenceExpansion.estimate("    [a]: indented code, not a definition\n[a]") == 0)
+    }
+
     @Test("Concurrent renders give the same result as serial ones (cmark-gfm is not thread-safe)")
     func concurrency() {
         let text = "~~strike~~ and www.example.org and | a |\n|---|\n| b |\n"

@@ -100,7 +100,8 @@ enum LoopbackHTTP {
         let description: String
     }
 
-    static func get(_ rawPath: String, port: UInt16, method: String = "GET", host: String = "127.0.0.1") throws -> Response {
+    static func get(_ rawPath: String, port: UInt16, method: String = "GET", host: String = "127.0.0.1",
+                    extraHeaders: String = "") throws -> Response {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -120,7 +121,7 @@ enum LoopbackHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw Failure(description: "cannot connect to 127.0.0.1:\(port)") }
-        let request = Array("\(method) \(rawPath) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("\(method) \(rawPath) HTTP/1.1\r\nHost: \(host):\(port)\r\n\(extraHeaders)Connection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == request.count else {
             throw Failure(description: "cannot send the request")
         }

@@ -184,3 +184,19 @@ struct ServeTests {
         ])
     }
 }
+
+extension ServeTests {
+    @Test("The watcher follows a linked input folder, as the build does (issue #19)")
+    func watchesLinkedFolders() throws {
+        let site = try TemporarySite()
+        try site.write("shared/v.json", "[]")
+        try FileManager.default.createDirectory(at: site.root.appendingPathComponent("Data"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site.root.appendingPathComponent("Data/votes").path,
+                                                   withDestinationPath: site.root.appendingPathComponent("shared").path)
+        let inputs = WatchedInputs(roots: [site.root.appendingPathComponent("Data/votes")])
+        let before = InputSnapshot.scan(inputs)
+        #expect(before.stamps.keys.map { URL(fileURLWithPath: $0).lastPathComponent } == ["v.json"])
+        try site.write("shared/v.json", "[ ]")
+        #expect(InputSnapshot.scan(inputs).changes(since: before).count == 1)
+    }
+}

@@ -84,7 +84,7 @@ struct SiteConfigTests {
     @Test("Unknown keys are errors naming the key, its line and column")
     func unknownKeys() {
         #expect(message("title: Trips\ntitel: Oops\n") ==
-                "/sites/trips/site.yml:2:1: error: titel: unknown key (did you mean \"title\"?); expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, pages, inputs, privacy, tips")
+                "/sites/trips/site.yml:2:1: error: titel: unknown key (did you mean \"title\"?); expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, keep, pages, inputs, privacy, tips")
         #expect(message("title: Trips\ninputs:\n  poll: x\n") ==
                 "/sites/trips/site.yml:3:3: error: inputs.poll: unknown key (did you mean \"polls\"?); expected one of: polls, votes, trips, items, games, options, convoys")
         #expect(message("title: Trips\nprivacy:\n  minBallots: 2\n") ==
@@ -98,7 +98,7 @@ struct SiteConfigTests {
         #expect(message("title: T\ntimeZone: Mars/Base\n") ==
                 "/sites/trips/site.yml:2:11: error: timeZone: unknown time zone \"Mars/Base\"; use an IANA name such as America/Chicago")
         #expect(message("title: T\nbaseURL: example.org\n") ==
-                "/sites/trips/site.yml:2:10: error: baseURL: expected an absolute http or https URL such as https://example.org/trips/")
+                "/sites/trips/site.yml:2:10: error: baseURL: expected an http or https URL with a host and an optional path, such as https://example.org/trips/ (no user name, password, query or fragment: it is printed on every page)")
         #expect(message("title: T\nlistPolls: maybe\n") == "/sites/trips/site.yml:2:12: error: listPolls: expected true or false")
         #expect(message("title: T\nprivacy:\n  minBallotsForBreakdown: 0\n") ==
                 "/sites/trips/site.yml:3:27: error: privacy.minBallotsForBreakdown: must be at least 1")

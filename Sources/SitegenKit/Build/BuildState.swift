@@ -5,51 +5,80 @@ import Foundation
 /// `--seed`, `SOURCE_DATE_EPOCH`) and the sitegen binary itself.
 public struct BuildFingerprint: Sendable, Equatable {
     public let value: String
-    /// Every input file with its hash, for manifest.json.
+    /// Every input file with its hash, under its published name (InputSource), for manifest.json.
     public let inputs: [InputFile]
 
+    /// Each input file's size and modification time when it was hashed, to notice a file
+    /// that changes while the build reads it.
+    let stamps: [(URL, FileStamp)]
+
+    public static func == (a: BuildFingerprint, b: BuildFingerprint) -> Bool {
+        a.value == b.value && a.inputs == b.inputs
+    }
+
     public static func compute(config: SiteConfig, options: BuildOptions) -> BuildFingerprint {
-        let urls = inputURLs(config)
-        let hashes = ConcurrentResults<InputFile>(count: urls.count)
+        let sources = inputSources(config)
+        let hashed = ConcurrentResults<(fingerprint: InputFile, published: InputFile, stamp: FileStamp)>(count: sources.count)
         let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
-        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
-            // An unreadable file hashes as missing; the build proper reports it.
-            let data = (try? Data(contentsOf: urls[index])) ?? Data()
-            hashes[index] = InputFile(path: loader.relativePath(of: urls[index]), sha256: sha256Hex(data))
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            let source = sources[index]
+            // Stamped before reading: a change after this point shows in `changedInputs`.
+            let stamp = FileStamp(source.url.path)
+            // An unreadable or special file (a FIFO would block) hashes as missing; the build
+            // proper reports it.
+            let readable = InputFolder.regularFileSize(source.url) != nil
+            let hash = sha256Hex((readable ? try? Data(contentsOf: source.url) : nil) ?? Data())
+            hashed[index] = (InputFile(path: loader.relativePath(of: source.url), sha256: hash),
+                             InputFile(path: source.publishedName(hash: hash), sha256: hash), stamp)
         }
-        let inputs = hashes.values.sorted { $0.path < $1.path }
+        let values = hashed.values
         var lines = ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())"]
         lines.append("date \(options.date.map(Formatting.iso8601) ?? "-")")
         lines.append("seed \(options.seed.map(String.init) ?? "-")")
         lines.append("epoch \(options.environment["SOURCE_DATE_EPOCH"] ?? "-")")
-        lines += inputs.map { "\($0.path) \($0.sha256)" }
-        return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)), inputs: inputs)
+        lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
+        return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)),
+                                inputs: values.map(\.published).sorted { $0.path < $1.path },
+                                stamps: zip(sources, values).map { ($0.url, $1.stamp) })
+    }
+
+    /// Inputs whose size or modification time differ from when they were hashed: what the
+    /// build read may not be what manifest.json and the build state record.
+    public func changedInputs() -> [URL] {
+        stamps.filter { FileStamp($0.0.path) != $0.1 }.map(\.0)
     }
 
     static func inputURLs(_ config: SiteConfig) -> [URL] {
-        var urls = [config.file]
-        urls += regularFiles(below: config.templates)
-        let log = DiagnosticLog()
-        for folder in [config.inputs.polls, config.inputs.votes, config.inputs.trips, config.inputs.items,
-                       config.inputs.games, config.inputs.options, config.inputs.convoys] {
-            urls += ExportLoader.jsonFiles(below: folder, log: log)
-        }
-        if let pages = config.pages,
-           let names = try? FileManager.default.contentsOfDirectory(atPath: pages.path) {
-            urls += names.filter { $0.hasSuffix(".md") }.sorted().map { pages.appendingPathComponent($0) }
-        }
-        if let tips = config.tips.file { urls.append(tips) }
-        return urls
+        inputSources(config).map(\.url)
     }
 
-    static func regularFiles(below folder: URL) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
-        var urls: [URL] = []
-        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-            urls.append(url)
+    static func inputSources(_ config: SiteConfig) -> [InputSource] {
+        var sources = [InputSource(url: config.file, folder: config.folder, key: "site.yml")]
+        sources += regularFiles(below: config.templates).map { InputSource(url: $0, folder: config.templates, key: "templates") }
+        let log = DiagnosticLog()
+        let exports = [("inputs.polls", config.inputs.polls), ("inputs.votes", config.inputs.votes),
+                       ("inputs.trips", config.inputs.trips), ("inputs.items", config.inputs.items),
+                       ("inputs.games", config.inputs.games), ("inputs.options", config.inputs.options),
+                       ("inputs.convoys", config.inputs.convoys)]
+        for (key, folder) in exports {
+            sources += ExportLoader.jsonFiles(below: folder, log: log).map {
+                InputSource(url: $0, folder: folder, key: key, namedByHash: key == "inputs.votes")
+            }
         }
-        return urls.sorted { $0.path < $1.path }
+        if let pages = config.pages {
+            sources += InputFolder.list(pages, recursive: false) { $0.hasSuffix(".md") }.files
+                .map { InputSource(url: $0, folder: pages, key: "pages") }
+        }
+        if let tips = config.tips.file {
+            sources.append(InputSource(url: tips, folder: tips.deletingLastPathComponent(), key: "tips.file"))
+        }
+        return sources.map { $0.inside(config.folder) }
+    }
+
+    /// Every file the build may read below `folder`, links included (a linked template is
+    /// read, so its edits must count).
+    static func regularFiles(below folder: URL) -> [URL] {
+        InputFolder.list(folder).files
     }
 
     /// A new sitegen build may render differently: its size and modification time stand in

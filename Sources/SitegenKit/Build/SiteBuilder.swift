@@ -101,7 +101,9 @@ public struct SiteBuilder {
         } catch {
             throw .configuration(error.diagnostic)
         }
+        _ = try SourceDateEpoch.read(options.environment)
         if let output = options.output { config.output = output.standardizedFileURL }
+        config.output = OutputFolder.resolvingLinks(config.output)
 
         // The output lock is taken before anything is read, so a concurrent build of the same
         // site waits, and the "nothing changed" check below sees a settled output folder.
@@ -110,6 +112,7 @@ public struct SiteBuilder {
         if options.write {
             let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem,
                                       removesInBackground: options.removesReplacedSiteInBackground)
+            folder.keep = config.keep
             do {
                 try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
                 try folder.prepare()
@@ -130,8 +133,15 @@ public struct SiteBuilder {
                                    polls: previous.polls, ballots: previous.ballots, seconds: (clock.now - started).seconds,
                                    wrote: true, upToDate: true)
             }
+            let index = previous?.outputIndex()
+            do {
+                try folder.checkOwnership(recorded: index, keep: config.keep)
+            } catch {
+                folder.abandon()
+                throw .io(error.message)
+            }
             // Unchanged files will be linked from the published site rather than written.
-            if let index = previous?.outputIndex() { folder.usePrevious(index) }
+            if let index { folder.usePrevious(index) }
         }
         do {
             return try build(config: config, output: output, fingerprint: fingerprint, clock: clock, started: started, progress: progress)
@@ -151,6 +161,14 @@ public struct SiteBuilder {
         } catch {
             throw .configuration(error.diagnostic)
         }
+
+        // Templates and assets: links out of the folder are template errors (exit 2), special
+        // files warnings. TemplateSet has refused links out among the templates themselves.
+        let templateFolder = InputFolder.list(config.templates)
+        if let linkOut = templateFolder.problems.first(where: { $0.severity == .error }) {
+            throw .configuration(linkOut)
+        }
+        templateFolder.problems.forEach(log.add)
 
         progress("Reading exports")
         let plausibility = DatePlausibility(numericDates: config.numericDates)
@@ -257,6 +275,15 @@ public struct SiteBuilder {
             late.append(("manifest.json", manifestFile))
             report.files = written.count + late.count
             progress("Publishing to \(displayPath(config.output))")
+            // What was read must be what the manifest and the state record: an input edited
+            // mid-build would otherwise be published under its old hash.
+            if let changed = fingerprint.changedInputs().first {
+                throw OutputError(message: "\(displayPath(changed)): changed while the build was reading it; nothing was published. Build again")
+            }
+            // Kept files join the new site before the old state goes, so a path that is both
+            // kept and written stops the build with the state (the record of what sitegen
+            // wrote) still in place.
+            try output.carryOverKept()
             // The state is dropped first: a crash between the swap and saving it must not
             // leave an old fingerprint next to a new site.
             BuildState.remove(for: config.output)
@@ -310,12 +337,15 @@ public struct SiteBuilder {
         return PublishedTips(catalog: catalog, featured: featured, date: date, rotation: config.tips.rotation)
     }
 
+    /// The files below `Templates/assets`, subfolders included, as `assets/…` paths.
+    /// Links out of the templates folder were refused with the templates.
     static func readAssets(_ folder: URL) throws -> [SiteModel.Asset] {
-        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { !$0.hasPrefix(".") && SafePath.isSafe($0) }
-            .sorted()
-            .map { SiteModel.Asset(name: $0, bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+        let prefix = folder.standardizedFileURL.path + "/"
+        return try InputFolder.list(folder).files.compactMap { url in
+            let name = String(url.path.dropFirst(prefix.count))
+            guard SafePath.isSafe(name) else { return nil }
+            return SiteModel.Asset(name: name, bytes: [UInt8](try Data(contentsOf: url)))
+        }
     }
 }
 

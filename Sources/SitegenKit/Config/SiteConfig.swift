@@ -43,6 +43,9 @@ public struct SiteConfig: Sendable {
     public var numericDates: NumericDates
     public var templates: URL
     public var output: URL
+    /// Paths in the output folder that sitegen did not write and must carry over from one
+    /// build to the next (`.git`, `CNAME`, `.nojekyll` and site.yml's `keep:`).
+    public var keep: [String]
     public var pages: URL?
     public var inputs: Inputs
     public var minBallotsForBreakdown: Int

@@ -11,18 +11,52 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
 /// with their line and column (typos must not pass silently).
 public enum SiteConfigLoader {
     static let topLevelKeys = ["title", "description", "baseURL", "language", "timeZone", "urls", "listPolls",
-                               "numericDates", "templates", "output", "pages", "inputs", "privacy", "tips"]
+                               "numericDates", "templates", "output", "keep", "pages", "inputs", "privacy", "tips"]
     static let inputKeys = ["polls", "votes", "trips", "items", "games", "options", "convoys"]
     static let privacyKeys = ["minBallotsForBreakdown"]
     static let tipsKeys = ["file", "featured", "rotation", "seed"]
 
+    /// Always kept in the output folder, besides site.yml's `keep:` list: a gh-pages
+    /// worktree's `.git` and the files GitHub Pages reads.
+    public static let defaultKeep = [".git", "CNAME", ".nojekyll"]
+    /// site.yml is a page of settings: anything larger is a mistake, refused before it is parsed.
+    public static let maxFileBytes = 1024 * 1024
+    /// Like export values (ExportDecoder): a title 1 KiB, the Markdown description 64 KiB.
+    static let maxTitleBytes = ExportDecoder.maxTextBytes
+    static let maxDescriptionBytes = ExportDecoder.maxMarkdownBytes
+    static let maxURLBytes = 2048
+
     public static func load(_ file: URL) throws(ConfigError) -> SiteConfig {
         let shown = displayPath(file)
-        let text: String
-        do {
-            text = try String(contentsOf: file, encoding: .utf8)
-        } catch {
-            throw ConfigError(diagnostic: Diagnostic(.error, file: shown, message: "cannot read the site configuration: \(error.localizedDescription)"))
+        func failure(_ message: String, line: Int? = nil) -> ConfigError {
+            ConfigError(diagnostic: Diagnostic(.error, file: shown, line: line, column: line.map { _ in 1 }, message: message))
+        }
+        // open(2) rather than Foundation: the system's reason ("Too many open files") instead
+        // of "NSCocoaErrorDomain error 256", and a FIFO is refused instead of blocking.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw failure("cannot read the site configuration: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw failure("cannot read the site configuration: it is not a regular file")
+        }
+        guard Int(info.st_size) <= maxFileBytes else {
+            throw failure("the file is \(info.st_size) bytes; site.yml may be at most \(maxFileBytes) bytes", line: 1)
+        }
+        var bytes = [UInt8](repeating: 0, count: maxFileBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw failure("cannot read the site configuration: \(String(cString: strerror(errno)))") }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= maxFileBytes else {
+            throw failure("the file is over \(maxFileBytes) bytes; site.yml may be at most \(maxFileBytes) bytes", line: 1)
+        }
+        guard let text = String(bytes: bytes[..<count], encoding: .utf8) else {
+            throw failure("cannot read the site configuration: it is not UTF-8 text")
         }
         return try parse(text, file: file)
     }
@@ -56,14 +90,26 @@ public enum SiteConfigLoader {
         }
         let title = try reader.string(titleNode, "title")
         if title.trimmingCharacters(in: .whitespaces).isEmpty { throw reader.error(titleNode, "title", "must not be empty") }
+        try reader.limit(titleNode, "title", title, maxTitleBytes)
+        let description = try reader.optionalString(top["description"], "description")
+        if let description { try reader.limit(top["description"]!, "description", description, maxDescriptionBytes) }
 
         var baseURL: URL?
         if let node = top["baseURL"], let raw = try reader.optionalString(node, "baseURL") {
-            guard let url = URL(string: raw.hasSuffix("/") ? raw : raw + "/"),
-                  let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-                throw reader.error(node, "baseURL", "expected an absolute http or https URL such as https://example.org/trips/")
+            try reader.limit(node, "baseURL", raw, maxURLBytes)
+            guard let url = publishedURL(raw) else {
+                throw reader.error(node, "baseURL", "expected an http or https URL with a host and an optional path, such as https://example.org/trips/ (no user name, password, query or fragment: it is printed on every page)")
             }
             baseURL = url
+        }
+        let language = try reader.optionalString(top["language"], "language") ?? "en"
+        guard !language.isEmpty, language.utf8.count <= 35,
+              language.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") }) else {
+            throw reader.error(top["language"]!, "language", "expected a language tag such as en or en-US")
+        }
+        let listed = try reader.optionalStrings(top["keep"], "keep") ?? []
+        for (index, path) in listed.enumerated() where !SafePath.isSafe(path) || path.utf8.count > maxTitleBytes {
+            throw reader.error(reader.item(top["keep"]!, index), "keep", "expected a path inside the output folder such as CNAME or downloads/map.pdf, found \"\(path)\"")
         }
 
         let timeZoneName = try reader.optionalString(top["timeZone"], "timeZone") ?? "UTC"
@@ -88,15 +134,16 @@ public enum SiteConfigLoader {
             file: file.standardizedFileURL,
             folder: folder.standardizedFileURL,
             title: title,
-            description: try reader.optionalString(top["description"], "description"),
+            description: description,
             baseURL: baseURL,
-            language: try reader.optionalString(top["language"], "language") ?? "en",
+            language: language,
             timeZone: timeZone,
             urls: try reader.choice(top["urls"], "urls", default: .pretty),
             listPolls: try reader.optionalBool(top["listPolls"], "listPolls") ?? true,
             numericDates: try reader.choice(top["numericDates"], "numericDates", default: .reference),
             templates: try path(top["templates"], "templates", default: "Templates")!,
             output: try path(top["output"], "output", default: "Output")!,
+            keep: SiteConfigLoader.defaultKeep + listed.filter { !SiteConfigLoader.defaultKeep.contains($0) },
             pages: try path(top["pages"], "pages", default: nil),
             inputs: SiteConfig.Inputs(
                 polls: try path(inputs["polls"], "inputs.polls", default: "Data/polls")!,
@@ -115,6 +162,16 @@ public enum SiteConfigLoader {
                 seed: UInt64(seed)
             )
         )
+    }
+
+    /// `raw` as a base URL for links: http(s), a host, an optional port and path, and nothing
+    /// that would publish a password or change what every link means (user info, query, fragment).
+    static func publishedURL(_ raw: String) -> URL? {
+        guard let parts = URLComponents(string: raw), let scheme = parts.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty,
+              parts.user == nil, parts.password == nil, parts.query == nil, parts.fragment == nil,
+              !raw.contains("@"), !raw.contains("?"), !raw.contains("#") else { return nil }
+        return URL(string: raw.hasSuffix("/") ? raw : raw + "/")
     }
 
     static func yamlDiagnostic(_ error: YamlError, file: String) -> Diagnostic {
@@ -182,6 +239,29 @@ private struct NodeReader {
     func optionalString(_ node: Node?, _ key: String) throws(ConfigError) -> String? {
         guard let node, !isNull(node) else { return nil }
         return try string(node, key)
+    }
+
+    /// Values are bounded like export values, so a huge setting is an error at its position
+    /// rather than work and memory on every page.
+    func limit(_ node: Node, _ key: String, _ value: String, _ bytes: Int) throws(ConfigError) {
+        guard value.utf8.count > bytes else { return }
+        throw error(node, key, "is \(value.utf8.count) bytes; at most \(bytes) bytes are allowed")
+    }
+
+    /// A list of strings; a single string counts as a list of one.
+    func optionalStrings(_ node: Node?, _ key: String) throws(ConfigError) -> [String]? {
+        guard let node, !isNull(node) else { return nil }
+        if case .scalar = node { return [try string(node, key)] }
+        guard case .sequence(let sequence) = node else { throw error(node, key, "expected a list such as [CNAME, .nojekyll]") }
+        var values: [String] = []
+        for item in sequence { values.append(try string(item, key)) }
+        return values
+    }
+
+    /// The list's item at `index`, for its position; the list itself otherwise.
+    func item(_ node: Node, _ index: Int) -> Node {
+        if case .sequence(let sequence) = node, index < sequence.count { return sequence[index] }
+        return node
     }
 
     func optionalInt(_ node: Node?, _ key: String) throws(ConfigError) -> Int? {

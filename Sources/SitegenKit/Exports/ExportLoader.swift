@@ -152,16 +152,10 @@ public struct ExportLoader: Sendable {
             log.error(displayPath(folder), "input path is not a folder")
             return []
         }
-        guard let enumerator = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]
-        ) else { return [] }
-        var urls: [URL] = []
-        for case let url as URL in enumerator where url.pathExtension.lowercased() == "json" {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                urls.append(url)
-            }
-        }
-        return urls.sorted { $0.path < $1.path }
+        // Links resolved, and only inside the folder (issue #19).
+        let listing = InputFolder.list(folder) { $0.lowercased().hasSuffix(".json") }
+        listing.problems.forEach(log.add)
+        return listing.files
     }
 }
 

@@ -113,7 +113,7 @@ public struct ExportSet: Sendable {
     /// so the same inputs give the same bytes.
     /// `streamedDates`: the polls' modification dates (polls are not kept here).
     public func buildTime(environment: [String: String], streamedDates: [Date]) -> Date {
-        if let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) {
+        if let epoch = environment[SourceDateEpoch.name].flatMap(SourceDateEpoch.seconds) {
             return Date(timeIntervalSince1970: epoch)
         }
         var dates = streamedDates + [latestBallot].compactMap { $0 }

@@ -12,8 +12,9 @@ import Foundation
 ///
 /// Bounded work (docs/robustness.md): the table extension pads every row to the header's
 /// width, so a 64 KiB note with a wide header and many short lines took minutes and tens
-/// of megabytes; such text is rendered without the table extension. Output larger than
-/// `maxOutputBytes` (deep quote nesting multiplies size) is replaced by a short notice.
+/// of megabytes; such text is rendered without the table extension. Output that could be
+/// larger than `maxOutputBytes` (deep quote nesting, a reference link used thousands of
+/// times) is replaced by a short notice, decided from the parsed tree before rendering.
 public enum MarkdownRenderer {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var registered = false
@@ -45,6 +46,10 @@ public enum MarkdownRenderer {
     }
 
     private static func render(_ markdown: String) -> String {
+        // cmark copies reference links while parsing: too many copies are refused unparsed.
+        guard ReferenceExpansion.estimate(markdown) <= ReferenceExpansion.budget(forTextOf: markdown.utf8.count) else {
+            return tooComplexNotice
+        }
         let tables = estimatedTableCells(markdown) <= maxTableCells
         lock.lock()
         defer { lock.unlock() }
@@ -69,7 +74,9 @@ public enum MarkdownRenderer {
         }
         guard let document = cmark_parser_finish(parser) else { return "" }
         defer { cmark_node_free(document) }
-        restrictLinks(in: document)
+        // Counted before rendering: one short reference definition used thousands of times
+        // would otherwise render hundreds of megabytes first and be refused after.
+        guard restrictLinks(in: document) else { return tooComplexNotice }
         // Passing the parser's extension list matters: NULL silently disables tagfilter.
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
         defer { free(rendered) }
@@ -87,23 +94,39 @@ public enum MarkdownRenderer {
         return ["http", "https", "mailto"].contains(scheme.lowercased())
     }
 
+    /// Output bytes charged per node (its tags), before its text.
+    static let bytesPerNode = 32
+
     /// Blanks disallowed link targets and turns non-relative images into their alt text.
-    private static func restrictLinks(in document: OpaquePointer) {
+    /// Returns false, leaving the tree half-walked, as soon as the HTML it would render
+    /// could exceed `maxOutputBytes`: every node's tags, and every link's URL and title,
+    /// which a reference link repeats at each use. The walk stops there, so the work and
+    /// memory spent on a hostile text are bounded by the limit, not by its expansion.
+    private static func restrictLinks(in document: OpaquePointer) -> Bool {
         var images: [OpaquePointer] = []
-        guard let iterator = cmark_iter_new(document) else { return }
+        guard let iterator = cmark_iter_new(document) else { return true }
+        defer { cmark_iter_free(iterator) }
+        var estimate = 0
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
-            let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+            estimate += bytesPerNode
+            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else {
+                if estimate > maxOutputBytes { return false }
+                continue
+            }
+            let rawURL = cmark_node_get_url(node)
+            estimate += (rawURL.map { strlen($0) } ?? 0) + (cmark_node_get_title(node).map { strlen($0) } ?? 0)
+            if estimate > maxOutputBytes { return false }
+            let url = rawURL.map { String(cString: $0) } ?? ""
             if type == CMARK_NODE_LINK, !isAllowedLink(url) {
                 cmark_node_set_url(node, "")
             } else if type == CMARK_NODE_IMAGE, !isAllowedLink(url) || url.contains(":") || url.hasPrefix("//") {
                 images.append(node)
             }
         }
-        cmark_iter_free(iterator)
         // Modify the tree only after iterating it.
         for image in images {
             while let child = cmark_node_first_child(image) {
@@ -111,6 +134,7 @@ public enum MarkdownRenderer {
             }
             cmark_node_free(image)
         }
+        return true
     }
 
     /// Columns of the widest table delimiter row times the lines that follow it: the

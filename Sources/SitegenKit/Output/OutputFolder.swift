@@ -102,8 +102,10 @@ public struct StreamedFile: ByteSink {
 public final class OutputFolder: @unchecked Sendable {
     public let output: URL
     public let staging: URL
-    private let stagingPath: String
-    private let outputPath: String
+    let stagingPath: String
+    let outputPath: String
+    /// Paths sitegen did not write that move from the published site to the next (`keep:`).
+    public var keep: [String] = []
     private let lockFile: URL
     private var lockDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
@@ -113,13 +115,22 @@ public final class OutputFolder: @unchecked Sendable {
     /// Replaced and abandoned sites are removed by a detached process (see `discard`).
     private let removesInBackground: Bool
 
+    /// The output folder is a mount point: it cannot be renamed, so the new site is staged
+    /// inside it and swapped in entry by entry (`swapContents`).
+    let isMountPoint: Bool
+    /// Where the staging folder and replaced sites live: beside the output, or inside it
+    /// when it is a mount point (a rename cannot cross file systems).
+    let workFolder: URL
+
     public init(output: URL, fileSystem: OutputFileSystem = .disk, removesInBackground: Bool = false) {
         self.fileSystem = fileSystem
         self.removesInBackground = removesInBackground
         self.output = output.standardizedFileURL
         let parent = self.output.deletingLastPathComponent()
         let name = self.output.lastPathComponent
-        staging = parent.appendingPathComponent(".\(name).sitegen-staging")
+        isMountPoint = Self.isMountPoint(self.output.path)
+        workFolder = isMountPoint ? self.output : parent
+        staging = workFolder.appendingPathComponent(".\(name).sitegen-staging")
         stagingPath = staging.path
         outputPath = self.output.path
         lockFile = parent.appendingPathComponent(".\(name).sitegen-lock")
@@ -127,29 +138,24 @@ public final class OutputFolder: @unchecked Sendable {
 
     deinit { unlock() }
 
-    /// Refuses output folders that would overwrite what sitegen reads or did not create:
-    /// the site folder, an input or template folder, a parent of one, or a folder inside an
-    /// input or template folder (its files would become inputs).
+    /// Refuses output folders that would overwrite what sitegen reads: the site folder, an
+    /// input or template folder, a parent of one, or a folder inside an input or template
+    /// folder (its files would become inputs). Compared with links resolved, so a link
+    /// cannot disguise one as another. What the folder holds is `checkOwnership`'s concern.
     public func checkSafe(siteFolder: URL, protecting protected: [URL]) throws(OutputError) {
-        let outputPath = output.path
+        let outputPath = Self.resolvingLinks(output).path
         for folder in [siteFolder] + protected {
-            let path = folder.standardizedFileURL.path
+            let path = Self.resolvingLinks(folder).path
             if path == outputPath || path.hasPrefix(outputPath + "/") {
                 throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is or contains \(displayPath(folder)), which sitegen reads")
             }
         }
-        for folder in protected where outputPath.hasPrefix(folder.standardizedFileURL.path + "/") {
+        for folder in protected where outputPath.hasPrefix(Self.resolvingLinks(folder).path + "/") {
             throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is inside \(displayPath(folder)), which sitegen reads")
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw OutputError(message: "\(displayPath(output)): the output path exists and is not a folder")
-            }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: outputPath)) ?? []
-            if !contents.isEmpty && !Self.isSitegenOutput(output) {
-                throw OutputError(message: "\(displayPath(output)): refusing to replace a non-empty folder that sitegen did not create (it has no sitegen manifest.json)")
-            }
+        if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw OutputError(message: "\(displayPath(output)): the output path exists and is not a folder")
         }
     }
 
@@ -181,13 +187,14 @@ public final class OutputFolder: @unchecked Sendable {
             throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
         }
         // What earlier builds left: a staging folder (killed build), a removal cut short.
-        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: workFolder.path)) ?? [])
             .filter { $0.hasPrefix(trashPrefix) }
         for name in leftovers {
-            discard(parent.appendingPathComponent(name))
+            discard(workFolder.appendingPathComponent(name))
         }
         do {
             if FileManager.default.fileExists(atPath: staging.path) {
+                rescueKept(from: stagingPath)
                 discard(staging)
             }
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
@@ -275,7 +282,9 @@ public final class OutputFolder: @unchecked Sendable {
     public func commit() throws(OutputError) {
         defer { unlock() }
         let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: output.path) {
+        if isMountPoint {
+            try swapContents()
+        } else if fileManager.fileExists(atPath: output.path) {
             // Atomic exchange: at every instant the output path holds a complete site.
             if sitegen_exchange_paths(staging.path, output.path) == 0 {
                 discard(staging)   // now the previous site
@@ -302,11 +311,18 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Drops the staging folder after a failure; the output is untouched.
     public func abandon() {
-        if FileManager.default.fileExists(atPath: staging.path) { discard(staging) }
+        if FileManager.default.fileExists(atPath: staging.path) {
+            rescueKept(from: stagingPath)
+            discard(staging)
+        }
         unlock()
     }
 
     private var trashPrefix: String { ".\(output.lastPathComponent).sitegen-trash-" }
+
+    /// Names sitegen's own work folders start with; inside a mount-point output they are
+    /// not part of the site.
+    var workPrefix: String { ".\(output.lastPathComponent).sitegen-" }
 
     /// Removes a folder sitegen no longer needs: the replaced site, or a staging folder.
     ///

@@ -36,13 +36,10 @@ enum MarkdownPages {
             log.error(displayPath(folder), "the pages path is not a folder")
             return []
         }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        } catch {
-            log.error(displayPath(folder), "cannot read the pages folder: \(error.localizedDescription)")
-            return []
-        }
+        // Links only inside the folder, no special files (issue #19).
+        let listing = InputFolder.list(folder, recursive: false) { $0.hasSuffix(".md") }
+        listing.problems.forEach(log.add)
+        let names = listing.files.map(\.lastPathComponent)
         // manifest.json names inputs relative to the site folder, whatever the working directory.
         let base = siteFolder.standardizedFileURL.path, folderPath = folder.standardizedFileURL.path
         let prefix = base.hasSuffix("/") ? base : base + "/"

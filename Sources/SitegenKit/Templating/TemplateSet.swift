@@ -27,12 +27,11 @@ public struct TemplateSet: Sendable {
         }
         var parsed: [String: [TemplateNode]] = [:]
         var texts: [String: (URL, String)] = [:]
-        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
-        var urls: [URL] = []
-        while let url = enumerator?.nextObject() as? URL {
-            if url.pathExtension == "mustache" { urls.append(url) }
+        let listing = InputFolder.list(folder) { $0.hasSuffix(".mustache") }
+        if let linkOut = listing.problems.first(where: { $0.severity == .error }) {
+            throw TemplateError(diagnostic: linkOut)
         }
-        for url in urls.sorted(by: { $0.path < $1.path }) {
+        for url in listing.files {
             let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
             let name = String(relative.dropLast(".mustache".count))
             let text: String

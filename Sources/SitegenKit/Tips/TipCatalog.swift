@@ -62,6 +62,14 @@ public struct TipCatalog: Sendable, Equatable {
 
     public static func load(_ url: URL, log: DiagnosticLog) -> TipCatalog? {
         let shown = displayPath(url)
+        guard let size = InputFolder.regularFileSize(url) else {
+            log.error(shown, "cannot read the tips file: it is missing or not a regular file")
+            return nil
+        }
+        guard size <= ExportLoader.maxFileBytes else {
+            log.error(shown, "file is \(size) bytes; the limit is \(ExportLoader.maxFileBytes) bytes")
+            return nil
+        }
         guard let data = try? Data(contentsOf: url) else {
             log.error(shown, "cannot read the tips file")
             return nil
