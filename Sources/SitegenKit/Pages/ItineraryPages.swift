@@ -88,7 +88,7 @@ enum ItineraryPages {
             "isEmpty": day.entries.isEmpty,
         ]
         if let points = TripRoute.points(of: day, legs: legs, trip: trip) {
-            context["directions"] = HandoffLinks.directions(points, label: "Directions for the drive")
+            context["directions"] = HandoffLinks.directions(points, label: points.count > 2 ? "Directions for the day's drives" : "Directions for the drive")
         }
         return context
     }
