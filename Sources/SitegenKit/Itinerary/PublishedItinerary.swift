@@ -21,6 +21,15 @@ public struct PublishedItinerary: Sendable {
     /// On a poll's trip, the same trip's itinerary page (`/trips/ID/`) when it is exported
     /// as one: that page has the organiser's custom items, which poll pages never show.
     public let itineraryPath: String?
+
+    /// The trip's route for navigation apps (GPX), beside its calendar file: published
+    /// with itinerary pages, linked from a poll's copy like the calendar; nil for a trip of
+    /// fewer than two stops.
+    public var routeFilePath: String? {
+        guard trip.stops.count >= 2 else { return nil }
+        if case .itinerary = origin { return path + GPXFile.fileName }
+        return itineraryPath.map { $0 + GPXFile.fileName }
+    }
 }
 
 /// Lays out trips day by day: the itinerary exports, and each poll's trips as its poll is

@@ -24,6 +24,17 @@ extension Convoy {
         }
         return (drawn, withoutCoordinates)
     }
+
+    /// Start, checkpoints and destination that have coordinates, for directions and the GPX
+    /// route; the others cannot be handed to a navigation app.
+    public var routePoints: [RoutePoint] {
+        routePlaces.drawn.map { RoutePoint(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
+    /// `/convoys/ID/route.gpx`, when at least two places have coordinates.
+    public var routeFilePath: String? {
+        routePoints.count >= 2 ? path + GPXFile.fileName : nil
+    }
 }
 
 /// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (SPEC §4.4).
@@ -35,8 +46,14 @@ enum ConvoyPages {
         convoys.sorted { ($0.title.lowercased(), $0.id.value) < ($1.title.lowercased(), $1.id.value) }
     }
 
-    static func file(for convoy: Convoy) -> PlannedFile {
-        PlannedFile(path: SiteLinks.file(for: convoy.path)) { kit in page(convoy, kit: kit) }
+    /// The page, and its GPX route when the convoy has one.
+    static func files(for convoy: Convoy) -> [PlannedFile] {
+        var files = [PlannedFile(path: SiteLinks.file(for: convoy.path)) { kit in page(convoy, kit: kit) }]
+        if let route = convoy.routeFilePath {
+            // routeFilePath exists only for two points or more, which make a route.
+            files.append(PlannedFile(path: route) { _ in Array(GPXFile.route(name: convoy.title, points: convoy.routePoints)!.utf8) })
+        }
+        return files
     }
 
     /// One row of the home page's convoy list.
@@ -71,6 +88,8 @@ enum ConvoyPages {
         ]
         if let notes = convoy.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
         if let routeMap = routeMap(convoy) { context["routeMap"] = routeMap }
+        if let directions = HandoffLinks.directions(convoy.routePoints, label: "Directions") { context["directions"] = directions }
+        if let route = convoy.routeFilePath { context["routeFileHref"] = kit.href(route, from: convoy.path) }
         if let route = convoy.route {
             context["route"] = [
                 "distance": Formatting.miles(meters: route.distanceMeters),

@@ -12,6 +12,12 @@ enum ItineraryPages {
                                        calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
             })
         }
+        if case .itinerary = published.origin, let route = published.routeFilePath {
+            // routeFilePath exists only for trips of two stops or more, which make a route.
+            files.append(PlannedFile(path: route) { _ in
+                Array(GPXFile.route(name: published.trip.name, points: TripRoute.points(published.trip))!.utf8)
+            })
+        }
         return files
     }
 
@@ -37,7 +43,7 @@ enum ItineraryPages {
 
     static func page(_ published: PublishedItinerary, kit: RenderKit) -> [UInt8] {
         let trip = published.trip, path = published.path, format = kit.format
-        let timeline = published.timeline
+        let timeline = published.timeline, legs = TripRoute.legs(trip)
         let dates = format.dateRange(trip.preferences.startDate, trip.preferences.endDate)
         let totals = [
             Formatting.count(trip.totalGames, "game"),
@@ -51,7 +57,7 @@ enum ItineraryPages {
             "name": trip.name,
             "dates": dates,
             "totals": totals,
-            "days": timeline.days.map { day in dayContext(day, kit: kit) },
+            "days": timeline.days.map { day in dayContext(day, trip: trip, legs: legs, kit: kit) },
             "unscheduled": timeline.unscheduled.map { entryContext($0, kit: kit) },
             "hasUnscheduled": !timeline.unscheduled.isEmpty,
         ]
@@ -62,7 +68,8 @@ enum ItineraryPages {
             context["eyebrow"] = "Itinerary"
         }
         if let notes = trip.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
-        if let calendar = published.calendarPath { context["calendarHref"] = kit.href(calendar, from: path) }
+        if let calendar = published.calendarPath { context.merge(HandoffLinks.calendar(calendar, from: path, kit: kit)) { $1 } }
+        if let route = published.routeFilePath { context["routeFileHref"] = kit.href(route, from: path) }
         if let itinerary = published.itineraryPath { context["itineraryHref"] = kit.href(itinerary, from: path) }
         if let picture = RoutePicture.make(stops: trip.stops) {
             context["routeMap"] = RouteMap.context(picture, title: "Route map of \(trip.name)",
@@ -71,8 +78,8 @@ enum ItineraryPages {
         return kit.page("itinerary", meta: meta, context: context)
     }
 
-    static func dayContext(_ day: ItineraryTimeline.Day, kit: RenderKit) -> [String: Any] {
-        [
+    static func dayContext(_ day: ItineraryTimeline.Day, trip: Trip, legs: [String: TripRoute.Leg], kit: RenderKit) -> [String: Any] {
+        var context: [String: Any] = [
             "number": day.number,
             "id": "day-\(day.number)",
             "date": "\(kit.format.weekday(day.date)), \(kit.format.longDate(day.date))",
@@ -80,6 +87,10 @@ enum ItineraryPages {
             "entries": day.entries.map { entryContext($0, kit: kit) },
             "isEmpty": day.entries.isEmpty,
         ]
+        if let points = TripRoute.points(of: day, legs: legs, trip: trip) {
+            context["directions"] = HandoffLinks.directions(points, label: points.count > 2 ? "Directions for the day's drives" : "Directions for the drive")
+        }
+        return context
     }
 
     static func entryContext(_ entry: ItineraryTimeline.Entry, kit: RenderKit) -> [String: Any] {

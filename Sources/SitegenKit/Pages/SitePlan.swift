@@ -40,7 +40,7 @@ public enum SitePlan {
     public static func files(for site: SiteModel) -> [PlannedFile] {
         var files: [PlannedFile] = [HomePage.file(site: site), TipsPages.file(site.tips)]
         files += site.itineraries.flatMap(ItineraryPages.files(for:))
-        files += site.convoys.map(ConvoyPages.file(for:))
+        files += site.convoys.flatMap(ConvoyPages.files(for:))
         files += site.pages.map(MarkdownPages.file(for:))
         files += OptionPages.files(site: site, plannedPaths: Set(files.map(\.path)))
         files += SupportFiles.files(site: site)
