@@ -12,7 +12,7 @@ enum PalettePNG {
     /// antialiased edge colours there are.
     static func encode(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, flatColours: [UInt32],
                        indices: inout [UInt8]) -> [UInt8] {
-        var palette = Palette()
+        let palette = Palette()
         for colour in flatColours { _ = palette.index(of: colour) }
         if indices.count != width * height { indices = [UInt8](repeating: 0, count: width * height) }
         indices.withUnsafeMutableBufferPointer { output in
@@ -54,24 +54,60 @@ enum PalettePNG {
     /// Colours in the order they first appear (so the same pixels give the same palette).
     /// Past 256 colours, a new colour takes the nearest one already there: only the
     /// antialiased edges of text and shapes get there, the flat colours being placed first.
-    struct Palette {
+    /// Colours are looked up in an open-addressing table of their own: a card changes colour
+    /// some 100,000 times, and Dictionary's hashing cost more than drawing the card.
+    final class Palette {
         private(set) var rgb: [UInt8] = []
-        private var indices: [UInt32: UInt8] = [:]
         var count: Int { rgb.count / 3 }
+        private static let slots = 1 << 13
+        /// Beyond this many remembered colours (three quarters full) new ones are not remembered.
+        private static let remembered = slots * 3 / 4
+        private let keys = UnsafeMutablePointer<UInt32>.allocate(capacity: slots)
+        private let values = UnsafeMutablePointer<UInt8>.allocate(capacity: slots)
+        private var filled = 0
+        /// No 0xRRGGBB colour has a high byte, so this marks an empty slot.
+        private static let empty = UInt32.max
 
-        mutating func index(of colour: UInt32) -> UInt8 {
-            if let index = indices[colour] { return index }
-            let red = UInt8(colour >> 16), green = UInt8((colour >> 8) & 0xFF), blue = UInt8(colour & 0xFF)
-            let index: UInt8
-            if count < 256 {
-                index = UInt8(count)
-                rgb += [red, green, blue]
-            } else {
-                index = nearest(red, green, blue)
+        init() {
+            keys.initialize(repeating: Self.empty, count: Self.slots)
+            values.initialize(repeating: 0, count: Self.slots)
+        }
+
+        deinit {
+            keys.deallocate()
+            values.deallocate()
+        }
+
+        func index(of colour: UInt32) -> UInt8 {
+            var slot = Int(truncatingIfNeeded: (colour &* 0x9E37_79B1) >> 19) & (Self.slots - 1)
+            while keys[slot] != Self.empty {
+                if keys[slot] == colour { return values[slot] }
+                slot = (slot + 1) & (Self.slots - 1)
             }
-            indices[colour] = index
+            let index = add(colour)
+            if filled < Self.remembered {
+                keys[slot] = colour
+                values[slot] = index
+                filled += 1
+            }
             return index
         }
+
+        private func add(_ colour: UInt32) -> UInt8 {
+            let red = UInt8(colour >> 16), green = UInt8((colour >> 8) & 0xFF), blue = UInt8(colour & 0xFF)
+            guard count < 256 else {
+                // Edge colours that differ only in their low bits share one search.
+                let bucket = Int(red >> 4) << 8 | Int(green >> 4) << 4 | Int(blue >> 4)
+                if nearestInBucket[bucket] < 0 { nearestInBucket[bucket] = Int16(nearest(red, green, blue)) }
+                return UInt8(nearestInBucket[bucket])
+            }
+            rgb += [red, green, blue]
+            return UInt8(count - 1)
+        }
+
+        /// For a full palette: the entry chosen for the first colour seen with these top 4 bits
+        /// of red, green and blue, or -1.
+        private var nearestInBucket = [Int16](repeating: -1, count: 1 << 12)
 
         private func nearest(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
             var best = 0, bestDistance = Int.max
