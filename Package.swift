@@ -33,6 +33,12 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        // Debian's cairo and libpng: link preview images (SitegenKit/Previews).
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev", "libpng-dev", "fonts-dejavu-core"])]
+        ),
         // renameat2(RENAME_EXCHANGE): swaps the staged site into place atomically.
         .target(name: "CFileSwap"),
         // mallopt: a streaming build returns freed memory to the system (peak memory, issue #8).
@@ -41,6 +47,7 @@ let package = Package(
             name: "SitegenKit",
             dependencies: [
                 "CMarkGFM",
+                "CCairo",
                 "CFileSwap",
                 "CHeap",
                 .product(name: "Yams", package: "Yams"),

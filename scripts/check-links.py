@@ -30,6 +30,9 @@ class Page(HTMLParser):
         self.links, self.ids = [], set()
 
     def handle_starttag(self, tag, attrs):
+        # A page's link-preview image is a file the page names, so it is checked like a link.
+        if tag == "meta" and ("property", "og:image") in attrs:
+            self.links.extend((tag, value) for name, value in attrs if name == "content" and value)
         for name, value in attrs:
             if value is None:
                 continue

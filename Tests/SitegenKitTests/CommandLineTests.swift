@@ -57,7 +57,7 @@ struct CommandLineTests {
         let result = try SitegenProcess.run(["build"], in: site.root)
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        #expect(result.stdout.hasPrefix("Built 25 pages (33 files) from 2 polls and 8 ballots for \"Golden Trips\" in "))
+        #expect(result.stdout.hasPrefix("Built 25 pages (36 files) from 2 polls and 8 ballots for \"Golden Trips\" in "))
         #expect(result.stdout.hasSuffix(" s → Output/\n"))
         #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/polls/X7K9M2/results.json").path))
     }
@@ -129,7 +129,7 @@ struct CommandLineTests {
         let site = try goldenSite()
         let result = try SitegenProcess.run(["check"], in: site.root)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("Checked 25 pages (33 files) from 2 polls and 8 ballots"))
+        #expect(result.stdout.hasPrefix("Checked 25 pages (36 files) from 2 polls and 8 ballots"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == ["Data", "Templates", "site.yml"])
         try site.write("Data/votes/bad.json", "{")
         #expect(try SitegenProcess.run(["check"], in: site.root).status == 1)

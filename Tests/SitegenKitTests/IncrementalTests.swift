@@ -44,7 +44,7 @@ struct IncrementalTests {
         let second = try build(site)
         #expect(second.upToDate)
         #expect(second.pages == first.pages && second.files == first.files)
-        #expect(second.summary.hasPrefix("Nothing changed: 25 pages (33 files) from 2 polls and 8 ballots"))
+        #expect(second.summary.hasPrefix("Nothing changed: 25 pages (36 files) from 2 polls and 8 ballots"))
         #expect(try identities(output) == before)
     }
 
@@ -73,7 +73,7 @@ struct IncrementalTests {
         let after = try identities(output)
         #expect(Set(after.keys) == Set(before.keys))
         let changed = after.keys.filter { after[$0]!.bytes != before[$0]!.bytes }.sorted()
-        #expect(changed == ["index.html", "manifest.json", "polls/TWB2AA/index.html", "polls/TWB2AA/results.json"])
+        #expect(changed == ["index.html", "manifest.json", "polls/TWB2AA/index.html", "polls/TWB2AA/preview.png", "polls/TWB2AA/results.json"])
         for path in after.keys where !changed.contains(path) {
             #expect(after[path] == before[path], "\(path) was rewritten although its bytes did not change")
         }

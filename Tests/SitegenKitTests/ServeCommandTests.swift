@@ -161,7 +161,7 @@ struct ServeCommandTests {
         defer { server.stop() }
 
         let port = try #require(server.waitForPort(), "no Serving line; stdout: \(server.stdout) stderr: \(server.stderr)")
-        #expect(server.stdout.hasPrefix("Built 25 pages (33 files) from 2 polls and 8 ballots for \"Golden Trips\" in "))
+        #expect(server.stdout.hasPrefix("Built 25 pages (36 files) from 2 polls and 8 ballots for \"Golden Trips\" in "))
         #expect(server.stdout.hasSuffix("Serving http://127.0.0.1:\(port)/ — press Ctrl-C to stop\n"))
 
         // Pages, with the reload hook added only as they are served.
@@ -175,7 +175,7 @@ struct ServeCommandTests {
         let builtToken = try LoopbackHTTP.get(ReloadHook.endpoint, port: port).body
         #expect(poll.body == String(decoding: ReloadHook.inject(into: Data(builtPoll.utf8), token: builtToken), as: UTF8.self))
         let written = try fileTree(site.root.appendingPathComponent("Output"))
-        #expect(written.count == 33)
+        #expect(written.count == 36)
         #expect(written.values.allSatisfy { !String(decoding: $0, as: UTF8.self).contains(ReloadHook.marker) })
         #expect(written.values.allSatisfy { !String(decoding: $0, as: UTF8.self).contains("<script") })
 

@@ -84,7 +84,7 @@ struct SiteConfigTests {
     @Test("Unknown keys are errors naming the key, its line and column")
     func unknownKeys() {
         #expect(message("title: Trips\ntitel: Oops\n") ==
-                "/sites/trips/site.yml:2:1: error: titel: unknown key (did you mean \"title\"?); expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, keep, pages, inputs, privacy, tips")
+                "/sites/trips/site.yml:2:1: error: titel: unknown key (did you mean \"title\"?); expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, keep, pages, inputs, privacy, tips, previews")
         #expect(message("title: Trips\ninputs:\n  poll: x\n") ==
                 "/sites/trips/site.yml:3:3: error: inputs.poll: unknown key (did you mean \"polls\"?); expected one of: polls, votes, trips, items, games, options, convoys")
         #expect(message("title: Trips\nprivacy:\n  minBallots: 2\n") ==

@@ -89,7 +89,8 @@ struct PollStream {
                                                                             minBallotsForBreakdown: config.minBallotsForBreakdown))
         let unlisted = !config.listPolls
         var files = PollPages.files(for: published, unlisted: unlisted, tripPages: true)
-        files += layout.trips(of: published).flatMap(ItineraryPages.files(for:))
+        if config.previews { files.append(PreviewPages.pollFile(published)) }
+        files += layout.trips(of: published).flatMap { ItineraryPages.files(for: $0, previews: false) }
         files += OptionPages.files(for: published, unlisted: unlisted, plannedPaths: Set(files.map(\.path)))
 
         var outcome = Outcome(summaries: [PollSummary(published)])

@@ -50,4 +50,6 @@ public struct SiteConfig: Sendable {
     public var inputs: Inputs
     public var minBallotsForBreakdown: Int
     public var tips: Tips
+    /// Link preview images (`previews: false` turns them off; SPEC §8).
+    public var previews = true
 }

@@ -11,7 +11,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
 /// with their line and column (typos must not pass silently).
 public enum SiteConfigLoader {
     static let topLevelKeys = ["title", "description", "baseURL", "language", "timeZone", "urls", "listPolls",
-                               "numericDates", "templates", "output", "keep", "pages", "inputs", "privacy", "tips"]
+                               "numericDates", "templates", "output", "keep", "pages", "inputs", "privacy", "tips", "previews"]
     static let inputKeys = ["polls", "votes", "trips", "items", "games", "options", "convoys"]
     static let privacyKeys = ["minBallotsForBreakdown"]
     static let tipsKeys = ["file", "featured", "rotation", "seed"]
@@ -160,7 +160,8 @@ public enum SiteConfigLoader {
                 featured: featured,
                 rotation: try reader.choice(tips["rotation"], "tips.rotation", default: .daily),
                 seed: UInt64(seed)
-            )
+            ),
+            previews: try reader.optionalBool(top["previews"], "previews") ?? true
         )
     }
 

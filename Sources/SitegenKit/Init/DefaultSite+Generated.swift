@@ -731,7 +731,18 @@ h3 { font-size: 1.05rem; margin: 0; }
 <meta property="og:description" content="{{layout.description}}">
 <meta property="og:type" content="{{layout.ogType}}">
 <meta property="og:site_name" content="{{layout.siteTitle}}">
+{{#layout.image}}
+<meta property="og:image" content="{{url}}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="{{width}}">
+<meta property="og:image:height" content="{{height}}">
+<meta property="og:image:alt" content="{{alt}}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:image:alt" content="{{alt}}">
+{{/layout.image}}
+{{^layout.image}}
 <meta name="twitter:card" content="summary">
+{{/layout.image}}
 <meta name="twitter:title" content="{{layout.title}}">
 <meta name="twitter:description" content="{{layout.description}}">
 <link rel="stylesheet" href="{{layout.stylesheet}}">

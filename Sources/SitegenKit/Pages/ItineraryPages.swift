@@ -4,9 +4,11 @@ import Foundation
 enum ItineraryPages {
     static let templates = ["itinerary"]
 
-    static func files(for published: PublishedItinerary) -> [PlannedFile] {
+    /// `previews`: with the itinerary's link-preview image (a poll's trip pages name their poll's).
+    static func files(for published: PublishedItinerary, previews: Bool) -> [PlannedFile] {
         var files = [PlannedFile(path: SiteLinks.file(for: published.path)) { kit in page(published, kit: kit) }]
-        if case .itinerary = published.origin, let calendar = published.calendarPath {
+        guard case .itinerary = published.origin else { return files }
+        if let calendar = published.calendarPath {
             files.append(PlannedFile(path: calendar) { kit in
                 Array(CalendarFile.ics(trip: published.trip, games: published.games,
                                        calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
@@ -18,6 +20,7 @@ enum ItineraryPages {
                 Array(GPXFile.route(name: published.trip.name, points: TripRoute.points(published.trip))!.utf8)
             })
         }
+        if previews { files.append(PreviewPages.tripFile(published)) }
         return files
     }
 
@@ -53,6 +56,7 @@ enum ItineraryPages {
         ]
         var meta = PageMeta(path: path, title: trip.name,
                             description: "\(dates): \(trip.stops.map(\.city).joined(separator: " → ")). \(totals.joined(separator: ", ")).")
+        meta.image = PreviewPages.itineraryImage(published, kit: kit)
         var context: [String: Any] = [
             "name": trip.name,
             "dates": dates,

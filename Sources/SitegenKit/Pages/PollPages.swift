@@ -92,6 +92,7 @@ enum PollPages {
         }
         var meta = PageMeta(path: path, title: poll.title, description: description)
         meta.noindex = unlisted
+        meta.image = PreviewPages.pollImage(published, kit: kit)
 
         let standings: [[String: Any]] = results.standings.map { standing in
             let percent = (standing.share * 100).rounded()

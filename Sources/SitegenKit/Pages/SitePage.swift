@@ -26,6 +26,8 @@ public struct PageMeta: Sendable {
     public var noindex = false
     /// For pages served at unknown depths (404): links are absolute when baseURL is set.
     public var absoluteLinks = false
+    /// The link-preview image (PreviewPages); nil: a small text-only preview.
+    public var image: PageImage?
 
     public init(path: String, title: String, description: String) {
         self.path = path
@@ -75,6 +77,10 @@ public struct RenderKit: Sendable {
             "generator": "sitegen \(SitegenVersion.current)",
         ]
         if !meta.absoluteLinks, let canonical = links.absolute(meta.path) { layout["canonical"] = canonical }
+        if let image = meta.image {
+            layout["image"] = ["url": links.absolute(image.path) ?? link(image.path), "alt": image.alt,
+                               "width": image.width, "height": image.height] as [String: Any]
+        }
         context["layout"] = layout
         return templates.renderBytes(template, context)
     }

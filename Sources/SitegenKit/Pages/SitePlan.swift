@@ -39,7 +39,7 @@ public enum SitePlan {
     /// are written as the build goes.
     public static func files(for site: SiteModel) -> [PlannedFile] {
         var files: [PlannedFile] = [HomePage.file(site: site), TipsPages.file(site.tips)]
-        files += site.itineraries.flatMap(ItineraryPages.files(for:))
+        files += site.itineraries.flatMap { ItineraryPages.files(for: $0, previews: site.config.previews) }
         files += site.convoys.flatMap(ConvoyPages.files(for:))
         files += site.pages.map(MarkdownPages.file(for:))
         files += OptionPages.files(site: site, plannedPaths: Set(files.map(\.path)))

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import SitegenKit
+
+@Suite("Link preview images (SPEC §8)")
+struct PreviewTests {
+    static func published(_ names: [String], _ rankings: [[Int]], minBallots: Int = 3, title: String = "Poll") -> PublishedPoll {
+        var poll = Sample.poll(names)
+        poll.title = title
+        return PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, votes: Sample.ballots(rankings), minBallotsForBreakdown: minBallots))
+    }
+
+    static func row(_ rank: String, _ name: String, _ points: String, _ share: Double, first: Bool = false, tied: Bool = false) -> PreviewCard.PollCard.Row {
+        PreviewCard.PollCard.Row(rank: rank, name: name, points: points, share: share, isFirst: first, tied: tied)
+    }
+
+    // MARK: What a card says
+
+    @Test("A tie for first is drawn as a tie: both first, both marked, no single winner")
+    func tieCard() {
+        // A 7, B 7, C 4 (BordaTallyTests.tieAtTop)
+        let card = PreviewCard.poll(Self.published(["A", "B", "C"], [[0, 1, 2], [0, 1, 2], [1, 2, 0]]), siteTitle: "Site")
+        #expect(card == .poll(PreviewCard.PollCard(
+            title: "Poll", siteTitle: "Site", voters: "3 people have voted.", tie: "Tie for first",
+            rows: [Self.row("1st", "A", "7 points", 1, first: true, tied: true),
+                   Self.row("1st", "B", "7 points", 1, first: true, tied: true),
+                   Self.row("3rd", "C", "4 points", 4.0 / 7)],
+            more: nil)))
+        #expect(card.altText == "Poll: 3 people have voted. Tie for first. 1st A, 7 points; 1st B, 7 points; 3rd C, 4 points.")
+    }
+
+    @Test("Below minBallotsForBreakdown a card shows what the page shows: points and bars, nothing of the breakdown")
+    func belowThreshold() {
+        let rankings = [[1, 0, 2], [1, 2, 0]]
+        let below = Self.published(["A", "B", "C"], rankings, minBallots: 3)
+        #expect(below.results.breakdown == nil)
+        let card = PreviewCard.poll(below, siteTitle: "Site")
+        #expect(card == .poll(PreviewCard.PollCard(
+            title: "Poll", siteTitle: "Site", voters: "2 people have voted.", tie: nil,
+            // A and C tie for second, as the page marks them.
+            rows: [Self.row("1st", "B", "6 points", 1, first: true),
+                   Self.row("2nd", "A", "3 points", 0.5, tied: true),
+                   Self.row("2nd", "C", "3 points", 0.5, tied: true)],
+            more: nil)))
+        // The card never carries the breakdown, so publishing it changes nothing drawn.
+        #expect(PreviewCard.poll(Self.published(["A", "B", "C"], rankings, minBallots: 1), siteTitle: "Site") == card)
+    }
+
+    @Test("With no counted ballot a card says nobody has voted yet and shows no ranks, points or bars")
+    func noVotes() {
+        let card = PreviewCard.poll(Self.published(["A", "B"], []), siteTitle: "Site")
+        let plain = { (name: String) in PreviewCard.PollCard.Row(rank: nil, name: name, points: nil, share: nil, isFirst: false, tied: false) }
+        #expect(card == .poll(PreviewCard.PollCard(title: "Poll", siteTitle: "Site", voters: "Nobody has voted yet.", tie: nil,
+                                                   rows: [plain("A"), plain("B")], more: nil)))
+        #expect(card.altText == "Poll: Nobody has voted yet.")
+    }
+
+    @Test("A poll with more trips than fit lists the leaders and counts the rest")
+    func moreTrips() {
+        let names = (1...7).map { "Trip \($0)" }
+        guard case .poll(let card) = PreviewCard.poll(Self.published(names, [Array(0..<7)]), siteTitle: "Site") else {
+            Issue.record("not a poll card"); return
+        }
+        #expect(card.rows.map(\.name) == Array(names.prefix(PreviewCard.maxRows)))
+        #expect(card.more == "+ 3 more trips")
+    }
+
+    @Test("Hostile text becomes one drawable line, shortened with an ellipsis to fit")
+    func drawableText() {
+        #expect(CardText.drawable("  a\u{0}b\n\n\tc\u{2028}d  ") == "a b c d")
+        let fitted = CardText.fitted(String(repeating: "W", count: 100), maxWidth: 10) { Double($0.count) }
+        #expect(fitted == String(repeating: "W", count: 9) + "…")
+        #expect(CardText.fitted("short", maxWidth: 10) { Double($0.count) } == "short")
+    }
+
+    // MARK: The PNG
+
+    /// The PNG's chunk types in order, and its IHDR's width, height, bit depth and colour type.
+    static func chunks(_ png: [UInt8]) -> (types: [String], width: Int, height: Int, depth: UInt8, colourType: UInt8) {
+        func be32(_ at: Int) -> Int { png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        var types: [String] = [], offset = 8
+        while offset + 8 <= png.count {
+            let length = be32(offset)
+            types.append(String(decoding: png[offset + 4..<offset + 8], as: UTF8.self))
+            offset += 12 + length
+        }
+        return (types, be32(16), be32(20), png[24], png[25])
+    }
+
+    static let hostileTitle = "‮<script>alert(1)</script> 🏟️🇺🇸 Z̷̢͉a̶l̵g̸o\u{0}\n" + String(repeating: "ﷺ 𒐫 ", count: 200)
+
+    static let cards: [(String, PreviewCard)] = [
+        ("tie", PreviewCard.poll(published(["Chicago Loop", "Texas Swing", "Bay Area"], [[0, 1, 2], [0, 1, 2], [1, 2, 0]]), siteTitle: "Summer")),
+        ("no votes", PreviewCard.poll(published(["A", "B"], []), siteTitle: "Summer")),
+        ("hostile", PreviewCard.poll(published([hostileTitle, "B"], [[0, 1]], title: hostileTitle), siteTitle: hostileTitle)),
+        ("trip", PreviewCard.trip(Sample.trip(hostileTitle, index: 1), siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
+    ]
+
+    @Test("A card is a 1200×630 palette PNG under 300 KB with only the chunks it needs, the same bytes every time",
+          arguments: cards.indices)
+    func png(_ index: Int) {
+        let card = Self.cards[index].1
+        let png = PreviewImage.png(card)
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let parsed = Self.chunks(png)
+        #expect(parsed.width == 1200 && parsed.height == 630)
+        #expect(parsed.depth == 8 && parsed.colourType == 3)
+        #expect(Set(parsed.types) == ["IHDR", "PLTE", "IDAT", "IEND"], "no time, text or other metadata chunks")
+        #expect(png.count < 300_000)
+        #expect(PreviewImage.png(card) == png)
+    }
+
+    // MARK: The pages
+
+    func build(_ configure: (inout String) -> Void) throws -> (TemporarySite, [String: Data]) {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        var yaml = try site.read("site.yml")
+        configure(&yaml)
+        try site.write("site.yml", yaml)
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        return (site, try fileTree(site.root.appendingPathComponent("Output")))
+    }
+
+    @Test("Poll and itinerary pages name their card with absolute URLs, size, a text equivalent and a large Twitter card")
+    func metaTags() throws {
+        let (_, tree) = try build { _ in }
+        let poll = String(decoding: tree["polls/X7K9M2/index.html"]!, as: UTF8.self)
+        #expect(poll.contains(#"<meta property="og:image" content="https://example.org/trips/polls/X7K9M2/preview.png">"#))
+        #expect(poll.contains(#"<meta property="og:image:width" content="1200">"#))
+        #expect(poll.contains(#"<meta property="og:image:height" content="630">"#))
+        #expect(poll.contains(#"<meta property="og:image:alt" content="#))
+        #expect(poll.contains(#"<meta name="twitter:card" content="summary_large_image">"#))
+        let trip = String(decoding: tree["trips/11111111-1111-1111-1111-111111111111/index.html"]!, as: UTF8.self)
+        #expect(trip.contains(#"content="https://example.org/trips/trips/11111111-1111-1111-1111-111111111111/preview.png""#))
+        let pollTrip = String(decoding: tree["polls/X7K9M2/trips/1/index.html"]!, as: UTF8.self)
+        #expect(pollTrip.contains(#"content="https://example.org/trips/polls/X7K9M2/preview.png""#))
+        #expect(tree["polls/X7K9M2/preview.png"] != nil && tree["trips/11111111-1111-1111-1111-111111111111/preview.png"] != nil)
+        let tips = String(decoding: tree["tips/index.html"]!, as: UTF8.self)
+        #expect(!tips.contains("og:image") && tips.contains(#"<meta name="twitter:card" content="summary">"#))
+    }
+
+    @Test("Without baseURL the image URL is relative")
+    func relativeImage() throws {
+        let (_, tree) = try build { $0 = $0.replacingOccurrences(of: "baseURL: https://example.org/trips/\n", with: "") }
+        let poll = String(decoding: tree["polls/X7K9M2/index.html"]!, as: UTF8.self)
+        #expect(poll.contains(#"<meta property="og:image" content="../../polls/X7K9M2/preview.png">"#))
+    }
+
+    @Test("previews: false draws no card and names none")
+    func turnedOff() throws {
+        let (_, tree) = try build { $0 += "previews: false\n" }
+        #expect(tree.keys.filter { $0.hasSuffix(".png") }.isEmpty)
+        let poll = String(decoding: tree["polls/X7K9M2/index.html"]!, as: UTF8.self)
+        #expect(!poll.contains("og:image") && poll.contains(#"<meta name="twitter:card" content="summary">"#))
+    }
+
+    @Test("previews must be true or false")
+    func configValue() throws {
+        let file = URL(fileURLWithPath: "/tmp/site.yml")
+        #expect(try SiteConfigLoader.parse("title: T\n", file: file).previews)
+        #expect(try !SiteConfigLoader.parse("title: T\npreviews: false\n", file: file).previews)
+        #expect(throws: ConfigError.self) { try SiteConfigLoader.parse("title: T\npreviews: sometimes\n", file: file) }
+    }
+}
