@@ -394,6 +394,10 @@ def write_sitegen(corpus: Corpus, root: Path, templates: Path):
         "urls: pretty",
         "listPolls: true",
         "numericDates: reference",
+        # The Hugo twin draws no link preview images, so neither does the corpus: the
+        # cold builds compare the same work. Their cost is measured on its own
+        # (docs/performance.md, "Link preview images").
+        "previews: false",
         f"templates: {yaml_string(site_templates)}",
         "output: Output",
         "inputs:",
