@@ -13,12 +13,18 @@ final class ServeProcess: @unchecked Sendable {
     private var stdoutText = ""
     private var stderrText = ""
 
-    init(_ arguments: [String], in folder: URL) throws {
+    /// `fileLimit`: the process's limit of open files (`ulimit -n`), to starve `accept`.
+    init(_ arguments: [String], in folder: URL, fileLimit: Int? = nil) throws {
         guard let executable = SitegenProcess.executable else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "sitegen executable not found next to the tests"])
         }
-        process.executableURL = executable
-        process.arguments = ["serve"] + arguments
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" serve \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = ["serve"] + arguments
+        }
         process.currentDirectoryURL = folder
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -233,6 +239,29 @@ struct ServeCommandTests {
         // SIGTERM ends it cleanly: status 0, no staging folder left behind.
         #expect(server.stop() == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("staging") } == [])
+    }
+
+    // Issue #19: with a low file limit, 300 slow clients once left serve alive but no longer
+    // listening, for good. Now accept failures back off and retry, and the listener stays.
+    @Test("Out of file descriptors, serve keeps listening and answers again once the clients leave")
+    func acceptRecovers() throws {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        let server = try ServeProcess(["--port", "0"], in: site.root, fileLimit: 64)
+        defer { server.stop() }
+        let port = try #require(server.waitForPort(), "stdout: \(server.stdout) stderr: \(server.stderr)")
+        // More clients than the process has descriptors: accept fails with EMFILE while they stay.
+        var clients = try (0..<120).map { _ in try RawClient(port: port) }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(server.process.isRunning)
+        // Every descriptor is taken: the starvation this test is about really happened.
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.process.processIdentifier)/fd").count
+        #expect(open >= 60, "\(open) descriptors open")
+        clients.removeAll()
+        let answered = ServeProcess.eventually(within: 30) { (try? LoopbackHTTP.get("/", port: port).status) == 200 }
+        #expect(answered, "stdout: \(server.stdout) stderr: \(server.stderr)")
+        #expect(server.process.isRunning)
     }
 
     @Test("--host refuses host names; a port in use is an I/O failure")
