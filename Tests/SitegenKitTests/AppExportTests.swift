@@ -255,6 +255,32 @@ struct AppExportTests {
         #expect(error?.message == message)
     }
 
+    // Issue #19: each of these stopped the process with SIGILL, no position, the staging
+    // folder left behind; `check` passed the distance and the duration.
+    @Test("Numbers that trapped: build and check exit 1 naming the place; the published site stays as it was", arguments: [
+        ("Data/polls/polls.json", "\"distanceMeters\": 148000", "\"distanceMeters\": 1.5e22",
+         "17:138: error: [0].tripSnapshots[0].travelSegments[0].distanceMeters: 1.5e+22 meters is beyond any trip; the limit is 100000000"),
+        ("Data/polls/polls.json", "\"durationSeconds\": 5700", "\"durationSeconds\": 1e25",
+         "17:165: error: [0].tripSnapshots[0].travelSegments[0].durationSeconds: 1e+25 seconds is beyond any trip; the limit is 10000000"),
+        ("Data/votes/tie.json", "\"modifiedAt\": \"2026-05-05T10:00:00Z\"", "\"modifiedAt\": 1e300",
+         "2:193: error: [0].modifiedAt: 1e+300 seconds since 2001 is outside the years 1 to 9999"),
+    ])
+    func trappingNumbers(file: String, original: String, replacement: String, message: String) throws {
+        let site = try goldenSite()
+        #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
+        let before = try fileTree(site.root.appendingPathComponent("Output"))
+        let text = try site.read(file)
+        #expect(text.contains(original))
+        try site.write(file, text.replacingOccurrences(of: original, with: replacement))
+        for command in ["build", "check"] {
+            let result = try SitegenProcess.run([command], in: site.root)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("\(file):\(message)\n"), "\(command): \(result.stderr)")
+        }
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("staging") } == [])
+    }
+
     // MARK: Diagnostics that scale
 
     @Test("Many warnings of one kind print as a few examples and a count; --verbose keeps every one")
