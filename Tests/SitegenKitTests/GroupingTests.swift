@@ -13,7 +13,7 @@ enum GroupingSample {
              stops: cities.map { Stop(city: $0.0, state: $0.1, latitude: 0, longitude: 0,
                                       arrivalDate: day, departureDate: day, games: []) },
              travelSegments: [], totalGames: games,
-             totalDistanceMeters: miles * Trip.metersPerMile, totalDrivingSeconds: 0, notes: nil)
+             totalDistanceMeters: miles * Formatting.metersPerMile, totalDrivingSeconds: 0, notes: nil)
     }
 
     /// The boundaries of SPEC §4.2: 0, 499.9, 500, 1999.99 and 2000 miles; 0 and 1 games;

@@ -6,6 +6,9 @@ import Foundation
 public struct Formatting: Sendable {
     public let timeZone: TimeZone
 
+    /// The international mile; trip distances are exported in metres.
+    public static let metersPerMile = 1609.344
+
     private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                                      "August", "September", "October", "November", "December"]
     private static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -150,7 +153,7 @@ public struct Formatting: Sendable {
     /// "1,234 mi". Whole miles are rounded down, as the distance groups of SPEC §4.2 are
     /// cut: a 499.99 mi trip is under "0-500 mi" and must not read "500 mi".
     public static func miles(meters: Double) -> String {
-        "\(grouped(Int((meters / Trip.metersPerMile).rounded(.down)))) mi"
+        "\(grouped(Int((meters / Self.metersPerMile).rounded(.down)))) mi"
     }
 
     /// "14 h 20 min", "45 min"
