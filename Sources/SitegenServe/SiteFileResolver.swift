@@ -23,15 +23,15 @@ public struct SiteFileResolver: Sendable {
 
     public func resolve(rawPath: String) -> SiteResponse {
         guard let segments = Self.segments(ofRawPath: rawPath),
-              let rootPath = Self.realPath(root.path) else { return .notFound }
+              let rootPath = realPath(root.path) else { return .notFound }
         let wantsFolder = segments.isEmpty || rawPath.hasSuffix("/")
-        guard let resolved = Self.realPath(([rootPath] + segments).joined(separator: "/")),
+        guard let resolved = realPath(([rootPath] + segments).joined(separator: "/")),
               Self.isInside(resolved, root: rootPath) else { return .notFound }
 
         switch Self.kind(of: resolved) {
         case .folder:
             guard wantsFolder else { return .redirect(location: rawPath + "/") }
-            guard let index = Self.realPath(resolved + "/index.html"),
+            guard let index = realPath(resolved + "/index.html"),
                   Self.isInside(index, root: rootPath), Self.kind(of: index) == .regularFile else { return .notFound }
             return .file(URL(fileURLWithPath: index), contentType: ContentType.html)
         case .regularFile:
@@ -63,13 +63,6 @@ public struct SiteFileResolver: Sendable {
 
     static func isInside(_ path: String, root: String) -> Bool {
         path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-    }
-
-    /// The absolute path with every symlink resolved, or nil when it does not exist.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     enum Kind { case folder, regularFile, other }

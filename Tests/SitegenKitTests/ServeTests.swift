@@ -25,7 +25,7 @@ final class ServedFolder {
     }
 
     func file(_ path: String) -> URL {
-        URL(fileURLWithPath: SiteFileResolver.realPath(root.appendingPathComponent(path).path)!)
+        URL(fileURLWithPath: realPath(root.appendingPathComponent(path).path)!)
     }
 }
 

@@ -83,7 +83,7 @@ final class DatePlausibility: @unchecked Sendable {
     }
 
     static func year(_ date: Date) -> Int {
-        civilFromDays(Int((date.timeIntervalSince1970 / 86_400).rounded(.down))).0
+        CivilDates.civilFromDays(Int((date.timeIntervalSince1970 / 86_400).rounded(.down))).0
     }
 
     static func median(_ counts: [Int: Int]) -> Int? {

@@ -47,11 +47,11 @@ public struct ExportDateReader: Sendable {
         guard let year = scanner.number(digits: 4), year >= 1, scanner.skip("-"),
               let month = scanner.number(digits: 2), scanner.skip("-"),
               let day = scanner.number(digits: 2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+              (1...12).contains(month), (1...CivilDates.daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDates.daysFromCivil(year: year, month: month, day: day)
         if scanner.atEnd {
-            return localMidnightOrTime(days: days, secondsOfDay: 0)
+            return CivilDates.instant(days: days, secondsOfDay: 0, in: timeZone)
         }
         guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
               let hour = scanner.number(digits: 2), scanner.skip(":"),
@@ -69,7 +69,7 @@ public struct ExportDateReader: Sendable {
         }
         let secondsOfDay = Double(hour * 3600 + minute * 60 + second) + fraction
         if scanner.atEnd {
-            return localMidnightOrTime(days: days, secondsOfDay: secondsOfDay)
+            return CivilDates.instant(days: days, secondsOfDay: secondsOfDay, in: timeZone)
         }
         var offsetSeconds = 0
         if scanner.skip("Z") || scanner.skip("z") {
@@ -87,32 +87,6 @@ public struct ExportDateReader: Sendable {
         return Date(timeIntervalSince1970: unix)
     }
 
-    /// A wall-clock time in the site's zone, as an instant.
-    func localMidnightOrTime(days: Int, secondsOfDay: Double) -> Date {
-        let wallClock = Double(days * 86_400) + secondsOfDay
-        // Two passes settle the offset around DST changes.
-        var guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: wallClock)))
-        guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: guess)))
-        return Date(timeIntervalSince1970: guess)
-    }
-}
-
-/// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-}
-
-func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
 }
 
 private struct DigitScanner {

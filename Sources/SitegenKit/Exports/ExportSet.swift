@@ -74,22 +74,6 @@ public struct ExportSet: Sendable {
         }
     }
 
-    /// Two polls with the same share code or id are an error; every clash is reported.
-    public static func checkUniqueness(_ polls: [PollSummary], log: DiagnosticLog) {
-        for (code, group) in Dictionary(grouping: polls, by: \.shareCode) where group.count > 1 {
-            for poll in group.dropFirst() {
-                log.add(poll.source.diagnostic(.error, field: "shareCode",
-                    "share code \(code) is also used by \"\(group[0].title)\" (\(group[0].source.file):\(group[0].source.line))"))
-            }
-        }
-        for (id, group) in Dictionary(grouping: polls, by: \.id) where group.count > 1 {
-            for poll in group.dropFirst() {
-                log.add(poll.source.diagnostic(.error, field: "id",
-                    "poll id \(id.uuidString) is also used by \"\(group[0].title)\" (\(group[0].source.file):\(group[0].source.line))"))
-            }
-        }
-    }
-
     /// Votes for polls that are absent are warned about and ignored. Ballots keep no
     /// source position, so the vote files are read again to find those votes — only when
     /// there are any.
@@ -107,19 +91,5 @@ public struct ExportSet: Sendable {
                     summary: "votes for polls that no export holds are ignored"))
             }
         }
-    }
-
-    /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,
-    /// so the same inputs give the same bytes.
-    /// `streamedDates`: the polls' modification dates (polls are not kept here).
-    public func buildTime(environment: [String: String], streamedDates: [Date]) -> Date {
-        if let epoch = environment[SourceDateEpoch.name].flatMap(SourceDateEpoch.seconds) {
-            return Date(timeIntervalSince1970: epoch)
-        }
-        var dates = streamedDates + [latestBallot].compactMap { $0 }
-        dates += convoys.map(\.modifiedAt)
-        dates += customItems.map(\.modifiedAt)
-        dates += optionSets.compactMap(\.generatedAt)
-        return dates.max() ?? Date(timeIntervalSinceReferenceDate: 0)
     }
 }

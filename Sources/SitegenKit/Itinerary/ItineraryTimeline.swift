@@ -189,6 +189,6 @@ public struct ItineraryTimeline: Sendable {
 
     /// Midnight of a day number in `zone`.
     static func startOfDay(_ day: Int, _ zone: TimeZone) -> Date {
-        ExportDateReader(timeZone: zone, numericDates: .reference).localMidnightOrTime(days: day, secondsOfDay: 0)
+        CivilDates.instant(days: day, secondsOfDay: 0, in: zone)
     }
 }

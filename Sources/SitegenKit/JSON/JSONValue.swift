@@ -108,32 +108,3 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
         return text
     }
 }
-
-/// Converts byte offsets to 1-based line and column (columns count Unicode scalars).
-public struct SourcePosition: Sendable, Equatable {
-    public let line: Int
-    public let column: Int
-
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    public init(offset: Int, in bytes: [UInt8]) {
-        var line = 1
-        var column = 1
-        var index = 0
-        let end = min(offset, bytes.count)
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {   // count scalars, not continuation bytes
-                column += 1
-            }
-            index += 1
-        }
-        self.init(line: line, column: column)
-    }
-}

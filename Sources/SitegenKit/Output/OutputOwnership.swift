@@ -17,12 +17,6 @@ extension OutputFolder {
         return URL(fileURLWithPath: parent).appendingPathComponent(standardized.lastPathComponent)
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// Refuses (naming them) files in the output folder that the last build did not write
     /// and that are not kept. `recorded` is the last build's file list; nil when there is
     /// none, which makes every file not kept a stranger (a manifest.json that says "sitegen"

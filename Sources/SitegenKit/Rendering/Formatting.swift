@@ -30,7 +30,7 @@ public struct Formatting: Sendable {
         let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + offset
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilDates.civilFromDays(days)
         // 1970-01-01 was a Thursday (5).
         let weekday = ((days % 7) + 7 + 4) % 7 + 1
         return LocalTime(year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60,
@@ -119,7 +119,7 @@ public struct Formatting: Sendable {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
-        let (y, m, d) = civilFromDays(days)
+        let (y, m, d) = CivilDates.civilFromDays(days)
         return "\(padded(y, 4))-\(padded(m, 2))-\(padded(d, 2))T\(padded(secondOfDay / 3600, 2)):"
             + "\(padded(secondOfDay % 3600 / 60, 2)):\(padded(secondOfDay % 60, 2))Z"
     }
@@ -181,17 +181,4 @@ public struct Formatting: Sendable {
         }
         return "\(value)\(suffix)"
     }
-}
-
-/// Inverse of daysFromCivil.
-func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
 }
