@@ -43,23 +43,48 @@ let package = Package(
         .target(name: "CFileSwap"),
         // mallopt: a streaming build returns freed memory to the system (peak memory, issue #8).
         .target(name: "CHeap"),
+        // SitegenKit is split into targets with one direction of dependency (docs/architecture.md):
+        // SitegenCore ← SitegenModel ← SitegenInput ← SitegenKit (rendering, output, the pipeline).
+        // Diagnostics, positions, formatting, hashing and small concurrency helpers.
+        .target(
+            name: "SitegenCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The domain: polls, trips, itineraries, convoys, option sets, tips, and the rules
+        // over them (Borda count, grouping, timelines, convoy readiness, tip rotation).
+        .target(name: "SitegenModel", dependencies: ["SitegenCore"]),
+        // Reading what a build is given: site.yml, JSON exports and CloudKit dumps, front
+        // matter, the tip catalog.
+        .target(
+            name: "SitegenInput",
+            dependencies: [
+                "SitegenCore",
+                "SitegenModel",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            // The built-in tip catalog, compiled into the binary so an installed sitegen needs no data files.
+            resources: [.embedInCode("Resources/tips.json")]
+        ),
         .target(
             name: "SitegenKit",
             dependencies: [
+                "SitegenCore",
+                "SitegenModel",
+                "SitegenInput",
                 "CMarkGFM",
                 "CCairo",
                 "CFileSwap",
                 "CHeap",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            // The built-in tip catalog, compiled into the binary so an installed sitegen needs no data files.
-            resources: [.embedInCode("Resources/tips.json")]
+            ]
         ),
         // The preview server of `sitegen serve`, kept out of SitegenKit so the library stays server-free.
         .target(
             name: "SitegenServe",
             dependencies: [
+                "SitegenCore",
+                "SitegenInput",
                 "SitegenKit",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -71,6 +96,8 @@ let package = Package(
         .executableTarget(
             name: "sitegen",
             dependencies: [
+                "SitegenCore",
+                "SitegenInput",
                 "SitegenKit",
                 "SitegenServe",
                 "CHeap",
@@ -80,6 +107,9 @@ let package = Package(
         .testTarget(
             name: "SitegenKitTests",
             dependencies: [
+                "SitegenCore",
+                "SitegenModel",
+                "SitegenInput",
                 "SitegenKit",
                 "SitegenServe",
                 .product(name: "Mustache", package: "swift-mustache"),

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenInput
 import SitegenKit
 
 /// Everything a build reads: site.yml, the templates folder and every input folder.

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 
 /// What a request path means for the output folder.
 public enum SiteResponse: Equatable, Sendable {

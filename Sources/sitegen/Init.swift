@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SitegenCore
 import SitegenKit
 
 struct Init: ParsableCommand {

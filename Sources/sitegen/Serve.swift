@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SitegenCore
+import SitegenInput
 import SitegenKit
 import SitegenServe
 

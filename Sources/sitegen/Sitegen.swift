@@ -1,6 +1,8 @@
 import ArgumentParser
 import CHeap
 import Foundation
+import SitegenCore
+import SitegenInput
 import SitegenKit
 
 @main

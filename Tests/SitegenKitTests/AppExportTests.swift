@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// Exports written the way the app writes them: CloudKit records dumps, the seed models'
 /// field names, Swift's JSONEncoder defaults — not shaped for sitegen's own fixtures.

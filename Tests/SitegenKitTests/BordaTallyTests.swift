@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// Builders for small polls and ballots.
 enum Sample {

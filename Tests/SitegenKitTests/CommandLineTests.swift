@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import SitegenKit
+import Testing
 
 /// Runs the real `sitegen` executable, as users and CI do.
 struct SitegenProcess {

@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// A convoy export as a dictionary, changed per test and decoded from its JSON text.
 struct ConvoyExample {

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// A site holding only convoy exports, built with the repository's templates.
 struct ConvoySite {

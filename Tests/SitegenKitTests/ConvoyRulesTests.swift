@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 @Suite("Convoy rules: seats, who needs a seat, readiness, warnings (SPEC §4.4)")
 struct ConvoyRulesTests {

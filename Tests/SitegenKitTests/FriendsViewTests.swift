@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+import Testing
 
 /// The golden site as friends read it: itineraries reachable from the home page, a poll's
 /// trip that is also a saved itinerary, and a poll nobody has voted in (SPEC §5).

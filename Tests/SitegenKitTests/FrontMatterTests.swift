@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SitegenInput
 @testable import SitegenKit
+import Testing
 
 @Suite("Front matter of Markdown pages (SPEC §2 pages)")
 struct FrontMatterTests {

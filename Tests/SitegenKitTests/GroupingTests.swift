@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// Trips built from just what grouping reads: miles, games and stops.
 enum GroupingSample {

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// Seven places in a row: more than one Google Maps link takes.
 private let sevenPoints = (0..<7).map { RoutePoint(name: "P\($0)", latitude: 40 + Double($0) / 10, longitude: -90 - Double($0) / 100) }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SitegenInput
 @testable import SitegenKit
+import Testing
 
 /// Issue #19: the output folder, symlinks, manifest.json names, site.yml values and
 /// SOURCE_DATE_EPOCH, through the real executable (exit status, message, files left alone).

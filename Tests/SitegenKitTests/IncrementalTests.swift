@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+import Testing
 
 /// Incremental publishing (issue #8): unchanged output files keep their bytes, inode and
 /// modification time, so a sync to a host uploads only what changed.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import SitegenKit
+import Testing
 
 @Suite("sitegen init", .serialized)
 struct InitTests {

@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// A three-day trip Chicago (days 1–2) → Milwaukee (days 2–3), built in code.
 enum ItinerarySample {

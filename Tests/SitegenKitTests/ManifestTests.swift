@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+import Testing
 
 @Suite("manifest.json")
 struct ManifestTests {

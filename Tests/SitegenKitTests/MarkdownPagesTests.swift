@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 @Suite("Markdown pages: /SLUG/ from the pages folder (SPEC §2, §5)")
 struct MarkdownPagesTests {

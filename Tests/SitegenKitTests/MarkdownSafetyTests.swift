@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+import Testing
 
 @Suite("Markdown from exports is safe and bounded (SPEC §6)")
 struct MarkdownSafetyTests {

@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 @Suite("Trip-option pages (SPEC §5)")
 struct OptionPagesTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+import Testing
 
 @Suite("The list of written files, and the sitemap streamed from it")
 struct OutputListTests {

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 /// A build that fails — bad data, a full disk, a killed process — must leave the published
 /// site exactly as it was (SPEC §6, issue #7).

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+import Testing
 
 /// What a BuildReporter printed, and a clock the test moves by hand.
 final class CapturedStreams: @unchecked Sendable {

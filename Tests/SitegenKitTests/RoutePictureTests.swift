@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 @Suite("Route pictures: names inside the picture, off each other and off the line")
 struct RoutePictureTests {

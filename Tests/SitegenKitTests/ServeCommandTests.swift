@@ -1,9 +1,9 @@
 import Foundation
-import Testing
+import Glibc
 @testable import SitegenKit
 @testable import SitegenServe
 #if canImport(Glibc)
-import Glibc
+import Testing
 #endif
 
 /// A running `sitegen serve` process, its output collected as it arrives.

@@ -1,9 +1,9 @@
 import Foundation
+import Glibc
 import NIOCore
-import Testing
 @testable import SitegenServe
 #if canImport(Glibc)
-import Glibc
+import Testing
 #endif
 
 /// Issue #19: `sitegen serve` bounds what a client may send and how long it may take, and

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenModel
 @testable import SitegenServe
+import Testing
 
 /// A small output folder: pages, a stylesheet, a calendar, a 404 page, and things outside it
 /// that a request must never reach.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+import Testing
 
 @Suite("Building a whole site")
 struct SiteBuildTests {

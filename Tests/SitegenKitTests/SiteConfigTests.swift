@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 @Suite("site.yml (SPEC §2)")
 struct SiteConfigTests {

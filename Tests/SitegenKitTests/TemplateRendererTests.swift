@@ -1,7 +1,8 @@
 import Foundation
 import Mustache
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+import Testing
 
 /// sitegen's Mustache renderer against swift-mustache 2.1.1, the implementation it replaced
 /// for speed: same templates and contexts, same bytes.

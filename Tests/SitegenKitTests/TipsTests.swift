@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+@testable import SitegenCore
+@testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenModel
+import Testing
 
 @Suite("Planning tips (SPEC §4.5)")
 struct TipsTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SitegenCore
 @testable import SitegenKit
+import Testing
 
 @Suite("GitHub workflow annotations")
 struct WorkflowAnnotationTests {

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenInput
 
 /// Everything a build depends on, hashed into one value: every input file's bytes (site.yml,
 /// templates, exports, pages, the tips file), the options that change output (`--date`,

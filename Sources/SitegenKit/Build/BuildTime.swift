@@ -1,4 +1,5 @@
 import Foundation
+import SitegenInput
 
 extension ExportSet {
     /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,

@@ -1,5 +1,8 @@
 import CHeap
 import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
 
 /// A published poll as the rest of the site sees it once its own files are written: the
 /// home page's row, and what the build checks across polls.

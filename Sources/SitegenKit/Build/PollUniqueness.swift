@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenInput
 
 extension ExportSet {
     /// Two polls with the same share code or id are an error; every clash is reported.

@@ -1,4 +1,7 @@
 import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
 
 /// Why a build stopped, with the exit status of SPEC §7.
 public enum BuildFailure: Error, Sendable {

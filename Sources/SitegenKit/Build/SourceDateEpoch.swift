@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 
 /// `SOURCE_DATE_EPOCH` (reproducible-builds.org): the build time, as whole seconds since 1970.
 ///

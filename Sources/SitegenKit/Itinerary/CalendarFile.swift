@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenModel
 
 /// A trip's games as an iCalendar file (RFC 5545): stable UIDs, UTC instants, escaped
 /// text, lines folded at 75 octets without splitting a character, CRLF line ends.

@@ -1,4 +1,7 @@
 import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
 
 /// A trip page to publish: an itinerary export at `/trips/ID/`, or a poll's trip at
 /// `/polls/CODE/trips/N/`.

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenInput
 
 /// manifest.json: the record of what a published snapshot contains (SPEC §5).
 ///

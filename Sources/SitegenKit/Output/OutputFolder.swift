@@ -1,5 +1,6 @@
 import CFileSwap
 import Foundation
+import SitegenCore
 
 /// An I/O failure while writing the site (exit status 3).
 public struct OutputError: Error, Sendable, CustomStringConvertible {
@@ -380,17 +381,6 @@ final class CreatedDirectories: @unchecked Sendable {
             // the rest keeps memory flat (a forgotten folder costs one more mkdir, EEXIST).
             if made.count >= 4096 { made.removeAll(keepingCapacity: true) }
             made.insert(folder)
-        }
-    }
-}
-
-/// Output paths are made only from validated parts (share codes, UUIDs, slugs); this
-/// check is the last line of defence against writing outside the output folder.
-public enum SafePath {
-    public static func isSafe(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
-            !part.isEmpty && part != "." && part != ".."
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 
 /// Every file a build writes, with its hash, size and modification time, handed back in
 /// path order for the sitemap, manifest.json and the build state.

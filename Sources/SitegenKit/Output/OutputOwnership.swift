@@ -1,5 +1,6 @@
 import CFileSwap
 import Foundation
+import SitegenCore
 
 /// What in the output folder is sitegen's to replace, and what it carries over.
 ///

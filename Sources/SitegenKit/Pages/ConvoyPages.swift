@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenModel
 
 extension Convoy {
     public var path: String { "convoys/\(id.value)/" }

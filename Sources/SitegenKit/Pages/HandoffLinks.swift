@@ -1,4 +1,5 @@
 import Foundation
+import SitegenModel
 
 /// Template contexts for the links that hand a trip to other apps (SPEC §8): calendar
 /// subscriptions, directions in Google Maps and Apple Maps, and the GPX route file.

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 
 /// `/`: the site's title and description and what it holds (SPEC §5).
 enum HomePage {

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenModel
 
 /// `/trips/ID/` and `/polls/CODE/trips/N/` with their `calendar.ics` (SPEC §4.3, §5).
 enum ItineraryPages {

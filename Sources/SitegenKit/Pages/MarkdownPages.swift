@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenInput
 
 /// A Markdown page from the `pages` folder of site.yml, published at `/SLUG/` (SPEC §2, §5).
 public struct MarkdownPage: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenModel
 
 /// The grouped views of SPEC §4.2: `/options/SLUG/` and `/options/SLUG/VIEW/` for each
 /// option set, and `/polls/CODE/VIEW/` over each poll's trips.

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenModel
 
 /// A poll with its counted results, ready to publish.
 public struct PublishedPoll: Sendable {
@@ -185,14 +187,5 @@ enum PollPages {
         if let href { card["href"] = href }
         if let notes = trip.notes { card["notesHTML"] = MarkdownRenderer.html(notes) }
         return card
-    }
-}
-
-/// "A", "A and B", "A, B and C"
-func listJoined(_ items: [String]) -> String {
-    switch items.count {
-    case 0: return ""
-    case 1: return items[0]
-    default: return items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 }

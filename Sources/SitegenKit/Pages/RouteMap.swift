@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenModel
 
 /// The context of `partials/route-map`: a route picture as inline SVG, with the title and
 /// description that screen readers announce. Itinerary and convoy pages draw it alike.

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenInput
 
 /// A file of the site and how to make its bytes. Making is deferred so that pages are
 /// rendered in parallel and released as soon as they are written.

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenInput
+import SitegenModel
 
 /// Everything computed from the inputs, before any page is rendered.
 public struct SiteModel: Sendable {

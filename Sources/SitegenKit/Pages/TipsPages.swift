@@ -1,4 +1,7 @@
 import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
 
 /// The tips to show, decided once per build.
 public struct PublishedTips: Sendable {

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import SitegenModel
 
 /// Lays a PreviewCard out on a 1200×630 cairo surface in the site's light-theme colours
 /// (Templates/assets/site.css). Text is drawn with cairo's toy font API in DejaVu Sans

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenModel
 
 /// What a link preview image shows, decided from the same values as its page (SPEC §8):
 /// the drawing (CardDrawing) only lays this out, so tests can pin what a card says.

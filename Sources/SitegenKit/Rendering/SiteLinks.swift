@@ -1,4 +1,5 @@
 import Foundation
+import SitegenInput
 
 /// Builds links between output files. Links are relative so the site works under any
 /// sub-path and, with `urls: files`, straight from disk; absolute URLs (canonical, Open

@@ -1,4 +1,6 @@
 import Foundation
+import SitegenCore
+import SitegenInput
 
 /// A template problem, with file, line and column when known.
 public struct TemplateError: Error, Sendable, CustomStringConvertible {

@@ -1,0 +1,107 @@
+import Foundation
+
+/// One problem found in the inputs, printed as `file:line:column: severity: message`.
+public struct Diagnostic: Sendable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
+
+    public var severity: Severity
+    /// Path as shown to the user (relative to the working directory when possible).
+    public var file: String
+    /// JSON path or config key, e.g. `[2].rankings`; empty when not about one field.
+    public var field: String
+    public var message: String
+    /// Many diagnostics with the same summary are one problem seen many times (40,000 game
+    /// ids no catalog holds): past a few examples they are counted, not printed or kept.
+    public var summary: String?
+
+    private var fixedLine: Int?
+    private var fixedColumn: Int?
+    /// A position worked out only when it is shown: most diagnostics of a large run are
+    /// counted and never printed, and finding a line means reading the file again.
+    private var pending: SourceRef?
+
+    public init(_ severity: Severity, file: String, line: Int? = nil, column: Int? = nil,
+                field: String = "", message: String, summary: String? = nil) {
+        self.severity = severity
+        self.file = file
+        fixedLine = line
+        fixedColumn = column
+        self.field = field
+        self.message = message
+        self.summary = summary
+    }
+
+    package init(_ severity: Severity, at source: SourceRef, field: String, message: String, summary: String?) {
+        self.init(severity, file: source.file, field: field, message: message, summary: summary)
+        pending = source
+    }
+
+    public var line: Int? {
+        get { pending?.line ?? fixedLine }
+        set { fixedLine = newValue; pending = nil }
+    }
+
+    public var column: Int? {
+        get { pending?.column ?? fixedColumn }
+        set { fixedColumn = newValue; pending = nil }
+    }
+
+    /// An order that needs no line lookup: by file, then byte offset (or line and column).
+    package var orderKey: OrderKey {
+        if let pending {
+            let (first, second) = pending.orderPosition
+            return OrderKey(file: file, first: first, second: second, message: message)
+        }
+        return OrderKey(file: file, first: fixedLine ?? 0, second: fixedColumn ?? 0, message: message)
+    }
+
+    package struct OrderKey: Comparable {
+        package let file: String
+        package let first: Int
+        package let second: Int
+        package let message: String
+
+        package static func < (a: OrderKey, b: OrderKey) -> Bool {
+            (a.file, a.first, a.second, a.message) < (b.file, b.first, b.second, b.message)
+        }
+    }
+
+    public var description: String {
+        var location = file
+        if let line {
+            location += ":\(line)"
+            if let column { location += ":\(column)" }
+        }
+        let subject = field.isEmpty ? "" : "\(field): "
+        return Self.terminalSafe("\(location): \(severity.rawValue): \(subject)\(message)")
+    }
+
+    /// Messages quote export text; control characters (ANSI escapes, bells, line breaks)
+    /// are shown as `\u{1B}` so an export cannot rewrite the organiser's terminal or CI log.
+    package static func terminalSafe(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension Diagnostic: Equatable {
+    public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
+        a.severity == b.severity && a.file == b.file && a.line == b.line && a.column == b.column
+            && a.field == b.field && a.message == b.message && a.summary == b.summary
+    }
+}
+
+/// Shows paths the way the user typed them: relative to the working directory when inside it.
+public func displayPath(_ url: URL) -> String {
+    let path = url.standardizedFileURL.path
+    let cwd = FileManager.default.currentDirectoryPath
+    let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Human-readable numbers, dates and durations, fixed to English and to the given zone so
+/// output does not depend on the machine's locale. Calendar is a value type, so this is
+/// safe to share between render workers (DateFormatter would not be).
+public struct Formatting: Sendable {
+    public let timeZone: TimeZone
+
+    /// The international mile; trip distances are exported in metres.
+    public static let metersPerMile = 1609.344
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                                     "August", "September", "October", "November", "December"]
+    private static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// A date's wall-clock fields in a zone. Worked out from the zone's offset at that
+    /// instant: Calendar.dateComponents cost a noticeable share of a large build.
+    public struct LocalTime: Equatable {
+        public let year, month, day, hour, minute: Int
+        /// 1 = Sunday … 7 = Saturday, as in Calendar.
+        public let weekday: Int
+    }
+
+    public func components(_ date: Date, in zone: TimeZone? = nil) -> LocalTime {
+        let offset = ZoneOffsets.shared.seconds(zone ?? timeZone, at: date)
+        let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + offset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CivilDates.civilFromDays(days)
+        // 1970-01-01 was a Thursday (5).
+        let weekday = ((days % 7) + 7 + 4) % 7 + 1
+        return LocalTime(year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60,
+                         weekday: weekday)
+    }
+
+    /// "June 12, 2026"
+    public func longDate(_ date: Date) -> String {
+        let c = components(date)
+        return "\(Self.monthNames[c.month - 1]) \(c.day), \(c.year)"
+    }
+
+    /// "Jun 12"
+    public func shortDate(_ date: Date) -> String {
+        let c = components(date)
+        return "\(Self.monthNames[c.month - 1].prefix(3)) \(c.day)"
+    }
+
+    /// "Friday"
+    public func weekday(_ date: Date) -> String {
+        Self.weekdayNames[components(date).weekday - 1]
+    }
+
+    /// "Jun 12 – 18, 2026", "Jun 28 – Jul 3, 2026"
+    public func dateRange(_ start: Date, _ end: Date) -> String {
+        let a = components(start), b = components(end)
+        let startText = "\(Self.monthNames[a.month - 1].prefix(3)) \(a.day)"
+        if a.year == b.year && a.month == b.month && a.day == b.day { return "\(startText), \(a.year)" }
+        let endText = a.month == b.month && a.year == b.year ? "\(b.day)" : "\(Self.monthNames[b.month - 1].prefix(3)) \(b.day)"
+        let yearText = a.year == b.year ? ", \(b.year)" : ", \(a.year) – \(endText), \(b.year)"
+        return a.year == b.year ? "\(startText) – \(endText)\(yearText)" : "\(startText)\(yearText)"
+    }
+
+    /// "7:10 PM CDT" in `zone` (the site's zone by default).
+    public func time(_ date: Date, in zone: TimeZone? = nil) -> String {
+        let zone = zone ?? timeZone
+        let c = components(date, in: zone)
+        let hour12 = (c.hour + 11) % 12 + 1
+        let suffix = c.hour < 12 ? "AM" : "PM"
+        let minute = c.minute < 10 ? "0\(c.minute)" : "\(c.minute)"
+        return "\(hour12):\(minute) \(suffix) \(abbreviation(zone, at: date))"
+    }
+
+    /// "June 1, 2026 at 7:00 AM CDT"
+    public func dateTime(_ date: Date) -> String {
+        "\(longDate(date)) at \(time(date))"
+    }
+
+    /// The zone's abbreviation at that instant ("CDT", "MST"). Foundation on Linux answers
+    /// `abbreviation(for:)` with "GMT-5", so the short names come from ICU's English data;
+    /// where it has no letters (e.g. "GMT+1") the offset is shown as "UTC+1".
+    public func abbreviation(_ zone: TimeZone, at date: Date) -> String {
+        let offset = ZoneOffsets.shared.offset(zone, at: date)
+        let style: NSTimeZone.NameStyle = offset.isDaylightSaving ? .shortDaylightSaving : .shortStandard
+        if let letters = Self.shortNames.name(zone, style), !letters.hasPrefix("GMT+"), !letters.hasPrefix("GMT-"),
+           !letters.contains(" ") {
+            return letters
+        }
+        let seconds = offset.seconds
+        if seconds == 0 { return "UTC" }
+        let sign = seconds < 0 ? "−" : "+"
+        let hours = abs(seconds) / 3600, minutes = abs(seconds) % 3600 / 60
+        return "UTC\(sign)\(hours)" + (minutes == 0 ? "" : ":\(minutes < 10 ? "0" : "")\(minutes)")
+    }
+
+    private static let shortNames = ZoneNames()
+
+    /// ICU's English short zone names, looked up once per zone and style (each lookup
+    /// loads locale data).
+    private final class ZoneNames: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [String: String?] = [:]
+        private let english = Locale(identifier: "en_US")
+
+        func name(_ zone: TimeZone, _ style: NSTimeZone.NameStyle) -> String? {
+            let key = "\(zone.identifier) \(style == .shortDaylightSaving ? "daylight" : "standard")"
+            if let known = lock.withLock({ names[key] }) { return known }
+            let name = zone.localizedName(for: style, locale: english)
+            lock.withLock { names[key] = name }
+            return name
+        }
+    }
+
+    /// "2026-06-01T12:00:00Z" (for datetime attributes and JSON).
+    public static func iso8601(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        let secondOfDay = seconds - days * 86_400
+        let (y, m, d) = CivilDates.civilFromDays(days)
+        return "\(padded(y, 4))-\(padded(m, 2))-\(padded(d, 2))T\(padded(secondOfDay / 3600, 2)):"
+            + "\(padded(secondOfDay % 3600 / 60, 2)):\(padded(secondOfDay % 60, 2))Z"
+    }
+
+    /// `value` with leading zeros to `width` digits, like "%0*d" for non-negative values.
+    package static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// One decimal place, as "%.1f" prints it (SVG coordinates, bar widths), without the
+    /// cost of String(format:).
+    public static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
+        let tenths = Int((value * 10).rounded(.toNearestOrEven))
+        let sign = tenths < 0 ? "-" : (value.sign == .minus && tenths == 0 ? "-" : "")
+        return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+
+    /// "1,234"
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(abs(value))
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(character)
+        }
+        return value < 0 ? "-" + result : result
+    }
+
+    /// "1,234 mi". Whole miles are rounded down, as the distance groups of SPEC §4.2 are
+    /// cut: a 499.99 mi trip is under "0-500 mi" and must not read "500 mi".
+    public static func miles(meters: Double) -> String {
+        "\(grouped(Int((meters / Self.metersPerMile).rounded(.down)))) mi"
+    }
+
+    /// "14 h 20 min", "45 min"
+    public static func duration(seconds: Double) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        let hours = minutes / 60, rest = minutes % 60
+        if hours == 0 { return "\(rest) min" }
+        return rest == 0 ? "\(hours) h" : "\(hours) h \(rest) min"
+    }
+
+    /// "1 game", "3 games"
+    public static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(grouped(value)) \(value == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// "1st", "2nd", "3rd", "11th"
+    public static func ordinal(_ value: Int) -> String {
+        let suffix: String
+        switch (value % 10, value % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(value)\(suffix)"
+    }
+}
+
+/// "A", "A and B", "A, B and C"
+package func listJoined(_ items: [String]) -> String {
+    switch items.count {
+    case 0: return ""
+    case 1: return items[0]
+    default: return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}

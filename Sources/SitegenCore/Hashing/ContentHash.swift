@@ -1,0 +1,99 @@
+import Crypto
+
+/// A SHA-256 digest held as 32 bytes. A build keeps one per output file until the manifest
+/// is written; as a hex String each would cost over a hundred bytes of heap.
+public struct ContentHash: Sendable, Hashable {
+    private let words: (UInt64, UInt64, UInt64, UInt64)
+
+    public init(of bytes: [UInt8]) {
+        self.init(digest: SHA256.hash(data: bytes))
+    }
+
+    package init(digest: SHA256.Digest) {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in digest.withUnsafeBytes { raw.copyMemory(from: $0) } }
+        self.words = words
+    }
+
+    /// From the 32 bytes `appendBytes` wrote, starting at `start`.
+    package init(bytes: UnsafeRawBufferPointer, at start: Int) {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<start + 32])) }
+        self.words = words
+    }
+
+    /// The 32 bytes of the digest (for OutputList's spill file).
+    package func appendBytes(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: words) { bytes.append(contentsOf: $0) }
+    }
+
+    /// From 64 hex digits (upper or lower case); nil otherwise.
+    public init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &words) { raw -> Bool in
+            for index in 0..<32 {
+                guard let high = Self.value(of: digits[2 * index]), let low = Self.value(of: digits[2 * index + 1]) else { return false }
+                raw[index] = high << 4 | low
+            }
+            return true
+        }
+        guard ok else { return nil }
+        self.words = words
+    }
+
+    /// 64 lower-case hex digits, as in manifest.json.
+    public var hex: String {
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        appendHex(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    package func appendHex(to text: inout [UInt8]) {
+        withUnsafeBytes(of: words) { raw in
+            for byte in raw {
+                text.append(Self.hexDigits[Int(byte >> 4)])
+                text.append(Self.hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    public static func == (a: ContentHash, b: ContentHash) -> Bool {
+        a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
+    }
+
+    private static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
+
+/// A SHA-256 taken over bytes that arrive in pieces (a file streamed to disk).
+package struct ContentHasher {
+    private var hasher = SHA256()
+
+    package init() {}
+
+    package mutating func update(_ bytes: [UInt8]) {
+        hasher.update(data: bytes)
+    }
+
+    package func finalize() -> ContentHash {
+        ContentHash(digest: hasher.finalize())
+    }
+}

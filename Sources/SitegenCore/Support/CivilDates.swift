@@ -1,0 +1,46 @@
+import Foundation
+
+/// Calendar arithmetic on day numbers (days since 1970-01-01) without Foundation's
+/// Calendar, which is slow on Linux: export dates are read with it and itinerary days
+/// laid out with it.
+package enum CivilDates {
+    /// A wall-clock time in the site's zone, as an instant.
+    package static func instant(days: Int, secondsOfDay: Double, in timeZone: TimeZone) -> Date {
+        let wallClock = Double(days * 86_400) + secondsOfDay
+        // Two passes settle the offset around DST changes.
+        var guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: wallClock)))
+        guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: guess)))
+        return Date(timeIntervalSince1970: guess)
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    package static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Year, month and day of a day number: the inverse of daysFromCivil.
+    package static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

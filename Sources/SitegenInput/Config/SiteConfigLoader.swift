@@ -1,0 +1,306 @@
+import Foundation
+import SitegenCore
+import Yams
+
+/// A site.yml problem, with the key's position.
+public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let diagnostic: Diagnostic
+    public var description: String { diagnostic.description }
+}
+
+/// Reads site.yml through Yams' node API, so unknown keys and wrong values are reported
+/// with their line and column (typos must not pass silently).
+public enum SiteConfigLoader {
+    package static let topLevelKeys = ["title", "description", "baseURL", "language", "timeZone", "urls", "listPolls",
+                               "numericDates", "templates", "output", "keep", "pages", "inputs", "privacy", "tips", "previews"]
+    package static let inputKeys = ["polls", "votes", "trips", "items", "games", "options", "convoys"]
+    package static let privacyKeys = ["minBallotsForBreakdown"]
+    package static let tipsKeys = ["file", "featured", "rotation", "seed"]
+
+    /// Always kept in the output folder, besides site.yml's `keep:` list: a gh-pages
+    /// worktree's `.git` and the files GitHub Pages reads.
+    public static let defaultKeep = [".git", "CNAME", ".nojekyll"]
+    /// site.yml is a page of settings: anything larger is a mistake, refused before it is parsed.
+    public static let maxFileBytes = 1024 * 1024
+    /// Like export values (ExportDecoder): a title 1 KiB, the Markdown description 64 KiB.
+    package static let maxTitleBytes = ExportDecoder.maxTextBytes
+    package static let maxDescriptionBytes = ExportDecoder.maxMarkdownBytes
+    package static let maxURLBytes = 2048
+
+    public static func load(_ file: URL) throws(ConfigError) -> SiteConfig {
+        let shown = displayPath(file)
+        func failure(_ message: String, line: Int? = nil) -> ConfigError {
+            ConfigError(diagnostic: Diagnostic(.error, file: shown, line: line, column: line.map { _ in 1 }, message: message))
+        }
+        // open(2) rather than Foundation: the system's reason ("Too many open files") instead
+        // of "NSCocoaErrorDomain error 256", and a FIFO is refused instead of blocking.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw failure("cannot read the site configuration: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw failure("cannot read the site configuration: it is not a regular file")
+        }
+        guard Int(info.st_size) <= maxFileBytes else {
+            throw failure("the file is \(info.st_size) bytes; site.yml may be at most \(maxFileBytes) bytes", line: 1)
+        }
+        var bytes = [UInt8](repeating: 0, count: maxFileBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw failure("cannot read the site configuration: \(String(cString: strerror(errno)))") }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= maxFileBytes else {
+            throw failure("the file is over \(maxFileBytes) bytes; site.yml may be at most \(maxFileBytes) bytes", line: 1)
+        }
+        guard let text = String(bytes: bytes[..<count], encoding: .utf8) else {
+            throw failure("cannot read the site configuration: it is not UTF-8 text")
+        }
+        return try parse(text, file: file)
+    }
+
+    public static func parse(_ text: String, file: URL) throws(ConfigError) -> SiteConfig {
+        let shown = displayPath(file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigError(diagnostic: yamlDiagnostic(error, file: shown))
+        } catch {
+            throw ConfigError(diagnostic: Diagnostic(.error, file: shown, message: "not valid YAML: \(error)"))
+        }
+        guard let root, case .mapping = root else {
+            throw ConfigError(diagnostic: Diagnostic(.error, file: shown, line: root?.mark?.line, column: root?.mark?.column,
+                                                     message: "expected a mapping of settings such as `title: My trips`"))
+        }
+        let reader = NodeReader(file: shown)
+        let top = try reader.mapping(root, keys: topLevelKeys, name: "")
+        let folder = file.deletingLastPathComponent()
+
+        func path(_ node: Node?, _ key: String, default value: String?) throws(ConfigError) -> URL? {
+            guard let raw = try reader.optionalString(node, key) ?? value else { return nil }
+            return URL(fileURLWithPath: raw, relativeTo: folder).standardizedFileURL
+        }
+
+        guard let titleNode = top["title"] else {
+            throw ConfigError(diagnostic: Diagnostic(.error, file: shown, line: 1, column: 1, field: "title",
+                                                     message: "required setting is missing"))
+        }
+        let title = try reader.string(titleNode, "title")
+        if title.trimmingCharacters(in: .whitespaces).isEmpty { throw reader.error(titleNode, "title", "must not be empty") }
+        try reader.limit(titleNode, "title", title, maxTitleBytes)
+        let description = try reader.optionalString(top["description"], "description")
+        if let description { try reader.limit(top["description"]!, "description", description, maxDescriptionBytes) }
+
+        var baseURL: URL?
+        if let node = top["baseURL"], let raw = try reader.optionalString(node, "baseURL") {
+            try reader.limit(node, "baseURL", raw, maxURLBytes)
+            guard let url = publishedURL(raw) else {
+                throw reader.error(node, "baseURL", "expected an http or https URL with a host and an optional path, such as https://example.org/trips/ (no user name, password, query or fragment: it is printed on every page)")
+            }
+            baseURL = url
+        }
+        let language = try reader.optionalString(top["language"], "language") ?? "en"
+        guard !language.isEmpty, language.utf8.count <= 35,
+              language.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") }) else {
+            throw reader.error(top["language"]!, "language", "expected a language tag such as en or en-US")
+        }
+        let listed = try reader.optionalStrings(top["keep"], "keep") ?? []
+        for (index, path) in listed.enumerated() where !SafePath.isSafe(path) || path.utf8.count > maxTitleBytes {
+            throw reader.error(reader.item(top["keep"]!, index), "keep", "expected a path inside the output folder such as CNAME or downloads/map.pdf, found \"\(path)\"")
+        }
+
+        let timeZoneName = try reader.optionalString(top["timeZone"], "timeZone") ?? "UTC"
+        guard let timeZone = TimeZone(identifier: timeZoneName) else {
+            throw reader.error(top["timeZone"]!, "timeZone", "unknown time zone \"\(timeZoneName)\"; use an IANA name such as America/Chicago")
+        }
+
+        let inputs = try reader.mapping(top["inputs"], keys: inputKeys, name: "inputs")
+        let privacy = try reader.mapping(top["privacy"], keys: privacyKeys, name: "privacy")
+        let tips = try reader.mapping(top["tips"], keys: tipsKeys, name: "tips")
+
+        let minBallots = try reader.optionalInt(privacy["minBallotsForBreakdown"], "privacy.minBallotsForBreakdown") ?? 3
+        if minBallots < 1, let node = privacy["minBallotsForBreakdown"] {
+            throw reader.error(node, "privacy.minBallotsForBreakdown", "must be at least 1")
+        }
+        let featured = try reader.optionalInt(tips["featured"], "tips.featured") ?? 3
+        if featured < 1, let node = tips["featured"] { throw reader.error(node, "tips.featured", "must be at least 1") }
+        let seed = try reader.optionalInt(tips["seed"], "tips.seed") ?? 0
+        if seed < 0, let node = tips["seed"] { throw reader.error(node, "tips.seed", "must not be negative") }
+
+        return SiteConfig(
+            file: file.standardizedFileURL,
+            folder: folder.standardizedFileURL,
+            title: title,
+            description: description,
+            baseURL: baseURL,
+            language: language,
+            timeZone: timeZone,
+            urls: try reader.choice(top["urls"], "urls", default: .pretty),
+            listPolls: try reader.optionalBool(top["listPolls"], "listPolls") ?? true,
+            numericDates: try reader.choice(top["numericDates"], "numericDates", default: .reference),
+            templates: try path(top["templates"], "templates", default: "Templates")!,
+            output: try path(top["output"], "output", default: "Output")!,
+            keep: SiteConfigLoader.defaultKeep + listed.filter { !SiteConfigLoader.defaultKeep.contains($0) },
+            pages: try path(top["pages"], "pages", default: nil),
+            inputs: SiteConfig.Inputs(
+                polls: try path(inputs["polls"], "inputs.polls", default: "Data/polls")!,
+                votes: try path(inputs["votes"], "inputs.votes", default: "Data/votes")!,
+                trips: try path(inputs["trips"], "inputs.trips", default: "Data/trips")!,
+                items: try path(inputs["items"], "inputs.items", default: "Data/items")!,
+                games: try path(inputs["games"], "inputs.games", default: "Data/games")!,
+                options: try path(inputs["options"], "inputs.options", default: "Data/options")!,
+                convoys: try path(inputs["convoys"], "inputs.convoys", default: "Data/convoys")!
+            ),
+            minBallotsForBreakdown: minBallots,
+            tips: SiteConfig.Tips(
+                file: try path(tips["file"], "tips.file", default: nil),
+                featured: featured,
+                rotation: try reader.choice(tips["rotation"], "tips.rotation", default: .daily),
+                seed: UInt64(seed)
+            ),
+            previews: try reader.optionalBool(top["previews"], "previews") ?? true
+        )
+    }
+
+    /// `raw` as a base URL for links: http(s), a host, an optional port and path, and nothing
+    /// that would publish a password or change what every link means (user info, query, fragment).
+    package static func publishedURL(_ raw: String) -> URL? {
+        guard let parts = URLComponents(string: raw), let scheme = parts.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty,
+              parts.user == nil, parts.password == nil, parts.query == nil, parts.fragment == nil,
+              !raw.contains("@"), !raw.contains("?"), !raw.contains("#") else { return nil }
+        return URL(string: raw.hasSuffix("/") ? raw : raw + "/")
+    }
+
+    package static func yamlDiagnostic(_ error: YamlError, file: String) -> Diagnostic {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+            return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
+        case .composer(_, let problem, let mark, _):
+            return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return Diagnostic(.error, file: file, line: context.mark.line, column: context.mark.column,
+                              message: "\(duplicates.count == 1 ? "key" : "keys") \(keys) \(duplicates.count == 1 ? "appears" : "appear") more than once")
+        default:
+            return Diagnostic(.error, file: file, message: "not valid YAML: \(error)")
+        }
+    }
+}
+
+/// Typed access to YAML nodes with positioned errors.
+private struct NodeReader {
+    let file: String
+
+    func error(_ node: Node, _ key: String, _ message: String) -> ConfigError {
+        ConfigError(diagnostic: Diagnostic(.error, file: file, line: node.mark?.line, column: node.mark?.column,
+                                           field: key, message: message))
+    }
+
+    /// The mapping's values by key; a key not in `keys` is an error naming it.
+    func mapping(_ node: Node?, keys: [String], name: String) throws(ConfigError) -> [String: Node] {
+        guard let node, !isNull(node) else { return [:] }
+        guard case .mapping(let mapping) = node else {
+            throw error(node, name, "expected a mapping with keys \(keys.joined(separator: ", "))")
+        }
+        var values: [String: Node] = [:]
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            let qualified = name.isEmpty ? key : "\(name).\(key)"
+            guard keys.contains(key) else {
+                let suggestion = keys.min { editDistance($0, key) < editDistance($1, key) }
+                    .flatMap { editDistance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
+                throw ConfigError(diagnostic: Diagnostic(
+                    .error, file: file, line: keyNode.mark?.line, column: keyNode.mark?.column, field: qualified,
+                    message: "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))"))
+            }
+            guard values[key] == nil else {
+                throw error(keyNode, qualified, "key appears more than once")
+            }
+            values[key] = value
+        }
+        return values
+    }
+
+    func isNull(_ node: Node) -> Bool {
+        if case .scalar(let scalar) = node, scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+            return true
+        }
+        return false
+    }
+
+    func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
+        guard case .scalar(let scalar) = node else { throw error(node, key, "expected text") }
+        return scalar.string
+    }
+
+    func optionalString(_ node: Node?, _ key: String) throws(ConfigError) -> String? {
+        guard let node, !isNull(node) else { return nil }
+        return try string(node, key)
+    }
+
+    /// Values are bounded like export values, so a huge setting is an error at its position
+    /// rather than work and memory on every page.
+    func limit(_ node: Node, _ key: String, _ value: String, _ bytes: Int) throws(ConfigError) {
+        guard value.utf8.count > bytes else { return }
+        throw error(node, key, "is \(value.utf8.count) bytes; at most \(bytes) bytes are allowed")
+    }
+
+    /// A list of strings; a single string counts as a list of one.
+    func optionalStrings(_ node: Node?, _ key: String) throws(ConfigError) -> [String]? {
+        guard let node, !isNull(node) else { return nil }
+        if case .scalar = node { return [try string(node, key)] }
+        guard case .sequence(let sequence) = node else { throw error(node, key, "expected a list such as [CNAME, .nojekyll]") }
+        var values: [String] = []
+        for item in sequence { values.append(try string(item, key)) }
+        return values
+    }
+
+    /// The list's item at `index`, for its position; the list itself otherwise.
+    func item(_ node: Node, _ index: Int) -> Node {
+        if case .sequence(let sequence) = node, index < sequence.count { return sequence[index] }
+        return node
+    }
+
+    func optionalInt(_ node: Node?, _ key: String) throws(ConfigError) -> Int? {
+        guard let node, !isNull(node) else { return nil }
+        guard let value = node.int else { throw error(node, key, "expected a whole number") }
+        return value
+    }
+
+    func optionalBool(_ node: Node?, _ key: String) throws(ConfigError) -> Bool? {
+        guard let node, !isNull(node) else { return nil }
+        guard let value = node.bool else { throw error(node, key, "expected true or false") }
+        return value
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ node: Node?, _ key: String, default value: T) throws(ConfigError) -> T
+    where T.RawValue == String {
+        guard let raw = try optionalString(node, key) else { return value }
+        guard let choice = T(rawValue: raw) else {
+            let options = T.allCases.map(\.rawValue).joined(separator: " or ")
+            throw error(node!, key, "expected \(options), found \"\(raw)\"")
+        }
+        return choice
+    }
+}
+
+/// Levenshtein distance, for "did you mean" on misspelled keys.
+package func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.lowercased()), b = Array(b.lowercased())
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}

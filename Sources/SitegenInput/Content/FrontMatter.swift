@@ -1,0 +1,170 @@
+import Foundation
+import SitegenCore
+import Yams
+
+/// The YAML block between `---` lines at the top of a Markdown page (SPEC §2 `pages`).
+public struct FrontMatter: Sendable, Equatable {
+    public var title: String
+    /// Plain text for the meta description and link previews.
+    public var description: String?
+    /// The page's place in the site navigation; nil: published, but not in the menu.
+    public var menu: Int?
+
+    public init(title: String, description: String? = nil, menu: Int? = nil) {
+        self.title = title
+        self.description = description
+        self.menu = menu
+    }
+}
+
+/// A page file split into its front matter and its Markdown body.
+public struct FrontMatterDocument: Sendable, Equatable {
+    public var frontMatter: FrontMatter
+    public var body: String
+}
+
+/// A problem in a page file, with its position.
+public struct FrontMatterError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let diagnostic: Diagnostic
+    public var description: String { diagnostic.description }
+
+    package init(diagnostic: Diagnostic) {
+        self.diagnostic = diagnostic
+    }
+}
+
+/// Reads front matter through Yams' node API, as site.yml is read, so unknown keys and
+/// wrong values are reported with the line and column they have in the page file.
+public enum FrontMatterParser {
+    public static let keys = ["title", "description", "menu"]
+    package static let delimiter = "---"
+
+    /// `file` is the path shown in diagnostics.
+    public static func parse(_ text: String, file: String) throws(FrontMatterError) -> FrontMatterDocument {
+        func failure(line: Int? = 1, column: Int? = 1, field: String = "", _ message: String) -> FrontMatterError {
+            FrontMatterError(diagnostic: Diagnostic(.error, file: file, line: line, column: column, field: field, message: message))
+        }
+        // Editors on some systems start UTF-8 files with a byte-order mark.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let lines = LineCursor(text)
+        guard let opening = lines.next(), isDelimiter(opening.text) else {
+            throw failure("a page starts with front matter: a line \"---\", then \"title: …\", then a line \"---\"")
+        }
+        var closing: LineCursor.Line?
+        while let line = lines.next() {
+            if isDelimiter(line.text) { closing = line; break }
+        }
+        guard let closing else {
+            throw failure("the front matter opened here has no closing \"---\" line")
+        }
+        let yaml = String(text[opening.end..<closing.start])
+        // Yams counts lines from the start of the YAML, which is the file's line 2.
+        let lineOffset = 1
+
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
+            // Yams finds these itself, before our own check could, and points at the first one.
+            throw failure(line: context.mark.line + lineOffset, column: context.mark.column,
+                          field: duplicates.joined(separator: ", "), "key appears more than once")
+        } catch let error as YamlError {
+            var diagnostic = SiteConfigLoader.yamlDiagnostic(error, file: file)
+            diagnostic.line = diagnostic.line.map { $0 + lineOffset }
+            throw FrontMatterError(diagnostic: diagnostic)
+        } catch {
+            throw failure("not valid YAML: \(error)")
+        }
+
+        var values: [String: Node] = [:]
+        if let root, !isNull(root) {
+            guard case .mapping(let mapping) = root else {
+                throw failure(line: root.mark.map { $0.line + lineOffset }, column: root.mark?.column,
+                              "expected front matter such as `title: About this site`")
+            }
+            for (keyNode, value) in mapping {
+                let key = keyNode.string ?? ""
+                let line = keyNode.mark.map { $0.line + lineOffset }, column = keyNode.mark?.column
+                guard keys.contains(key) else {
+                    let suggestion = keys.min { editDistance($0, key) < editDistance($1, key) }
+                        .flatMap { editDistance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
+                    throw failure(line: line, column: column, field: key,
+                                  "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))")
+                }
+                values[key] = value
+            }
+        }
+
+        func valueError(_ node: Node, _ key: String, _ message: String) -> FrontMatterError {
+            failure(line: node.mark.map { $0.line + lineOffset }, column: node.mark?.column, field: key, message)
+        }
+        func scalarText(_ node: Node, _ key: String) throws(FrontMatterError) -> String {
+            guard case .scalar(let scalar) = node else { throw valueError(node, key, "expected text") }
+            return scalar.string
+        }
+
+        guard let titleNode = values["title"] else {
+            throw failure(field: "title", "required key is missing; every page needs a title")
+        }
+        let title = isNull(titleNode) ? "" : try scalarText(titleNode, "title").trimmingCharacters(in: .whitespacesAndNewlines)
+        if title.isEmpty { throw valueError(titleNode, "title", "must not be empty") }
+
+        var description: String?
+        if let node = values["description"], !isNull(node) {
+            // Folded YAML may span lines; a meta description is one line.
+            let words = try scalarText(node, "description").split(whereSeparator: \.isWhitespace)
+            description = words.isEmpty ? nil : words.joined(separator: " ")
+        }
+
+        var menu: Int?
+        if let node = values["menu"], !isNull(node) {
+            guard case .scalar(let scalar) = node, scalar.style == .plain, let number = node.int else {
+                throw valueError(node, "menu", "expected a whole number such as 1 (pages are listed in the menu by it)")
+            }
+            menu = number
+        }
+
+        return FrontMatterDocument(frontMatter: FrontMatter(title: title, description: description, menu: menu),
+                                   body: String(text[closing.end...]))
+    }
+
+    /// "---", trailing spaces allowed; an indented "---" belongs to the YAML.
+    package static func isDelimiter(_ line: Substring) -> Bool {
+        var line = line
+        while line.last?.isWhitespace == true { line = line.dropLast() }
+        return line == delimiter
+    }
+
+    package static func isNull(_ node: Node) -> Bool {
+        if case .scalar(let scalar) = node, scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+            return true
+        }
+        return false
+    }
+}
+
+/// Walks a text line by line; "\r\n" is one Character in Swift, so CRLF files work too.
+private final class LineCursor {
+    struct Line {
+        let text: Substring
+        let start: String.Index
+        /// After the line break.
+        let end: String.Index
+    }
+
+    private let text: String
+    private var position: String.Index
+
+    init(_ text: String) {
+        self.text = text
+        position = text.startIndex
+    }
+
+    func next() -> Line? {
+        guard position < text.endIndex else { return nil }
+        let start = position
+        let lineEnd = text[start...].firstIndex(where: \.isNewline) ?? text.endIndex
+        position = lineEnd < text.endIndex ? text.index(after: lineEnd) : lineEnd
+        return Line(text: text[start..<lineEnd], start: start, end: position)
+    }
+}

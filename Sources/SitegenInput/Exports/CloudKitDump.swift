@@ -1,0 +1,143 @@
+import Foundation
+import SitegenCore
+
+/// A CloudKit Web Services records dump — `{"records": [{recordName, recordType, fields:
+/// {NAME: {value, type}}, created, modified, …}]}`, as `records/query` returns it and
+/// `cktool` saves it — turned into the plain records the decoders read (docs/exports.md).
+///
+/// Each record of the wanted type becomes an object of its field values, converted by
+/// type (TIMESTAMP milliseconds to an ISO date, REFERENCE to its record name, lists to
+/// arrays; BYTES stay base64, which Data fields accept). Values keep their offsets, so a
+/// problem is still reported at its line and column in the dump.
+public enum CloudKitDump {
+    /// The record types the app saves, with the names its id field has in plain exports
+    /// (`recordName` stands in when none is there) and the system dates that stand in for
+    /// missing date fields (every CloudKit record has `created` and `modified`).
+    public struct RecordType: Sendable {
+        package let name: String
+        package let idKeys: [String]
+        package let systemDates: [(field: String, system: String)]
+    }
+
+    public static let poll = RecordType(name: "TripPoll", idKeys: ["id", "pollId"],
+                                 systemDates: [("createdAt", "created"), ("modifiedAt", "modified")])
+    public static let vote = RecordType(name: "PollVote", idKeys: ["id", "voteId"],
+                                 systemDates: [("votedAt", "created"), ("modifiedAt", "modified")])
+    public static let customItem = RecordType(name: "CustomItineraryItem", idKeys: ["id", "itemId"],
+                                       systemDates: [("createdAt", "created"), ("modifiedAt", "modified")])
+
+    /// The field types CloudKit Web Services writes.
+    package static let scalarTypes: Set<String> = ["STRING", "INT64", "DOUBLE", "TIMESTAMP", "BYTES", "ASSET", "REFERENCE", "LOCATION"]
+
+    package struct Reading {
+        package var records: [JSONField] = []
+        package var errors: [FieldError] = []
+        /// Records of other types: the first of each and how many.
+        package var skipped: [String: (first: JSONField, count: Int)] = [:]
+        /// Records CloudKit could not return (`serverErrorCode`), to warn about.
+        package var failed: [(field: JSONField, reason: String)] = []
+    }
+
+    /// `root` is a dump when it is an object with a `records` array.
+    package static func isDump(_ root: JSONNode) -> Bool {
+        guard case .object(let object) = root.value, let records = object["records"], case .array = records.value else { return false }
+        return true
+    }
+
+    /// The records of `type` in a dump; `type` nil: this kind of export has no record type,
+    /// and every record is skipped.
+    package static func read(_ root: JSONNode, type: RecordType?) -> Reading {
+        var reading = Reading()
+        guard case .object(let object) = root.value, let records = object["records"],
+              let elements = try? JSONField(records, path: JSONPath.root.appending("records")).elements()
+        else { return reading }
+        for element in elements {
+            do throws(FieldError) {
+                let record = try element.object()
+                if let deleted = record.optional("deleted"), case .bool(true) = deleted.node.value { continue }
+                if let code = record.optional("serverErrorCode") {
+                    let reason = (try? record.optional("reason")?.string()) ?? nil
+                    reading.failed.append((element, [try code.string(), reason].compactMap { $0 }.joined(separator: ": ")))
+                    continue
+                }
+                let typeName = try record.required("recordType").string()
+                guard let type, typeName == type.name else {
+                    let seen = reading.skipped[typeName]
+                    reading.skipped[typeName] = (seen?.first ?? element, (seen?.count ?? 0) + 1)
+                    continue
+                }
+                reading.records.append(try plainRecord(record, type: type))
+            } catch {
+                reading.errors.append(error)
+            }
+        }
+        return reading
+    }
+
+    /// The record's fields as a plain export object.
+    package static func plainRecord(_ record: JSONFields, type: RecordType) throws(FieldError) -> JSONField {
+        let fieldsField = try record.required("fields")
+        let fields = try fieldsField.object()
+        var members: [(key: String, value: JSONNode)] = []
+        for member in fields.object.members {
+            let entry = try JSONField(member.value, path: fieldsField.path.appending(member.key)).object()
+            let value = try entry.required("value")
+            let typeName = try entry.optional("type")?.string()
+            members.append((member.key, try converted(value, type: typeName, typeField: entry.optional("type"))))
+        }
+        let present = Set(members.map(\.key))
+        if !type.idKeys.contains(where: present.contains), let name = record.optional("recordName") {
+            _ = try name.string()
+            members.append((type.idKeys[0], name.node))
+        }
+        for (key, system) in type.systemDates where !present.contains(key) {
+            if let stamp = try record.optional(system)?.object().optional("timestamp") {
+                members.append((key, try timestamp(stamp)))
+            }
+        }
+        return JSONField(JSONNode(.object(JSONObject(members: members)), offset: fieldsField.node.offset), path: fieldsField.path)
+    }
+
+    /// One field value as the plain export would hold it.
+    package static func converted(_ value: JSONField, type: String?, typeField: JSONField?) throws(FieldError) -> JSONNode {
+        guard let type else { return value.node }
+        if type.hasSuffix("_LIST"), scalarTypes.contains(String(type.dropLast(5))) {
+            let element = String(type.dropLast(5))
+            let nodes = try value.elements().map { (item) throws(FieldError) in try converted(item, type: element, typeField: typeField) }
+            return JSONNode(.array(nodes), offset: value.node.offset)
+        }
+        switch type {
+        case "STRING", "BYTES", "ASSET":
+            // BYTES and ASSET are base64; the fields that hold them (Data fields) decode it.
+            _ = try value.string()
+            return value.node
+        case "INT64", "DOUBLE":
+            _ = try value.double()
+            return value.node
+        case "TIMESTAMP":
+            return try timestamp(value)
+        case "REFERENCE":
+            return try value.object().required("recordName").node
+        case "LOCATION":
+            _ = try value.object()
+            return value.node
+        default:
+            let accepted = (scalarTypes.sorted() + ["…_LIST"]).joined(separator: ", ")
+            throw (typeField ?? value).error("unknown CloudKit field type \"\(type)\"; expected one of \(accepted)")
+        }
+    }
+
+    /// A TIMESTAMP (milliseconds since 1970) as an ISO 8601 string with milliseconds, which
+    /// every date field reads whatever `numericDates` says.
+    package static func timestamp(_ field: JSONField) throws(FieldError) -> JSONNode {
+        let milliseconds = try field.double()
+        guard ExportDateReader.representable.contains(milliseconds / 1000) else {
+            throw field.error("a TIMESTAMP of \(ExportDecoder.describe(milliseconds)) milliseconds since 1970 is outside the years 1 to 9999")
+        }
+        let whole = Int(milliseconds.rounded(.down))
+        let seconds = Int((Double(whole) / 1000).rounded(.down))
+        let millis = whole - seconds * 1000
+        let iso = Formatting.iso8601(Date(timeIntervalSince1970: Double(seconds)))
+        return JSONNode(.string(iso.dropLast() + "." + Formatting.padded(millis, 3) + "Z"), offset: field.node.offset)
+    }
+}

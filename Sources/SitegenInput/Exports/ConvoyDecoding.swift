@@ -1,0 +1,166 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+// MARK: Convoys (SPEC §3.7)
+
+extension ExportDecoder {
+    /// More seats than this is a corrupt export, not a vehicle.
+    package static let maxSeats = 100
+
+    /// A convoy to publish, or nil for one whose `visibility` is `private` (its owner keeps
+    /// it to the group; it is not read further).
+    public func publishedConvoy(_ field: JSONField, source: SourceRef) throws(FieldError) -> Convoy? {
+        if case .object(let object) = field.node.value, let visibility = object["visibility"],
+           case .string(let value) = visibility.value, value.lowercased() == "private" {
+            return nil
+        }
+        return try convoy(field, source: source)
+    }
+
+    /// Reads a convoy. Participant, driver and passenger ids are resolved here and then
+    /// dropped, and `invitations` is never read, so no private value reaches the model.
+    public func convoy(_ field: JSONField, source: SourceRef) throws(FieldError) -> Convoy {
+        let fields = try record(field, .convoy)
+        let idField = try fields.required("id")
+        let idText = try idField.string()
+        guard let id = ConvoyID(idText) else {
+            throw idField.error("convoy id \(idField.describeValue()) must be a UUID or 1 to \(ConvoyID.maxLength) characters from A-Z, a-z, 0-9, _ and - (it becomes a URL path segment)")
+        }
+        let statusField = try fields.required("status")
+        let status = try oneOf(ConvoyStatus.self, statusField)
+
+        let participantFields = try fields.optional("participants")?.elements() ?? []
+        var participants: [ConvoyParticipant] = []
+        var participantIndex: [String: Int] = [:]
+        for participantField in participantFields {
+            let (participantId, participant) = try convoyParticipant(participantField)
+            // A repeated id keeps its first person; the app never writes one.
+            if participantIndex[participantId] == nil { participantIndex[participantId] = participants.count }
+            participants.append(participant)
+        }
+        let seatHolder: (JSONField) throws(FieldError) -> SeatHolder = { idField in
+            let personId = ExportDecoder.normalisedId(try idField.string())
+            return participantIndex[personId].map { .participant($0) } ?? .unknown(field: idField.path.description)
+        }
+
+        let vehicleFields = try fields.optional("vehicles")?.elements() ?? []
+        var vehicleIds: [String] = []
+        var vehicles: [ConvoyVehicle] = []
+        for vehicleField in vehicleFields {
+            let vehicleFields = try record(vehicleField, .vehicle)
+            vehicleIds.append(ExportDecoder.normalisedId(try vehicleFields.required("id").string()))
+            let capacityField = try vehicleFields.required("capacity")
+            let capacity = try capacityField.int()
+            guard (1...Self.maxSeats).contains(capacity) else {
+                throw capacityField.error("a vehicle has 1 seat (the driver's) to \(Self.maxSeats), found \(capacity)")
+            }
+            vehicles.append(ConvoyVehicle(
+                label: try plainText(try vehicleFields.required("label")),
+                // The app's seed models name these `driver` and `passengers`.
+                driver: try vehicleFields.optional("driverId", "driver").map(seatHolder),
+                passengers: try vehicleFields.optional("passengerIds", "passengers")?.array(seatHolder) ?? [],
+                capacity: capacity,
+                notes: try vehicleFields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
+                isLeader: false,
+                location: location(of: vehicleField, within: source)
+            ))
+        }
+        var unmatchedLeader: ExportLocation?
+        if let leaderField = fields.optional("leaderVehicleId") {
+            let leaderId = ExportDecoder.normalisedId(try leaderField.string())
+            if let index = vehicleIds.firstIndex(of: leaderId) {
+                vehicles[index].isLeader = true
+            } else {
+                unmatchedLeader = location(of: leaderField, within: source)
+            }
+        }
+
+        let checkpoints = try fields.optional("checkpoints")?.array { (f) throws(FieldError) in try convoyCheckpoint(f) } ?? []
+        return Convoy(
+            id: id,
+            title: try plainText(try fields.required("title")),
+            notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
+            status: status,
+            origin: try convoyPlace(try fields.required("origin")),
+            destination: try fields.optional("destination").map { (f) throws(FieldError) in try convoyPlace(f) },
+            // Stable: checkpoints with the same order stay as the app listed them.
+            checkpoints: checkpoints.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element),
+            route: try fields.optional("route").map { (f) throws(FieldError) in try convoyRoute(f) },
+            vehicles: vehicles,
+            participants: participants,
+            createdAt: try date(try fields.required("createdAt")),
+            modifiedAt: try date(try fields.required("modifiedAt")),
+            source: source,
+            recordPath: field.path.description,
+            unmatchedLeader: unmatchedLeader
+        )
+    }
+
+    package func location(of field: JSONField, within record: SourceRef) -> ExportLocation {
+        ExportLocation(source: self.source(of: field, within: record), path: field.path.description)
+    }
+
+    /// The participant's id (for resolving seats only) and what may be published of them.
+    package func convoyParticipant(_ field: JSONField) throws(FieldError) -> (String, ConvoyParticipant) {
+        let fields = try record(field, .participant)
+        let participantId = ExportDecoder.normalisedId(try fields.required("id").string())
+        let participant = ConvoyParticipant(
+            displayName: try plainText(try fields.required("displayName")),
+            role: try oneOf(ConvoyParticipant.Role.self, try fields.required("role")),
+            status: try oneOf(ConvoyParticipant.Status.self, try fields.required("status"))
+        )
+        return (participantId, participant)
+    }
+
+    /// A place, with its coordinates flat or nested as `coordinate {latitude, longitude}`
+    /// (the app's seed models).
+    package func convoyPlace(_ field: JSONField) throws(FieldError) -> ConvoyPlace {
+        let fields = try record(field, .place)
+        let coordinates = try fields.optional("coordinate").map { (f) throws(FieldError) in try record(f, .coordinate) } ?? fields
+        let latitudeField = coordinates.optional("latitude")
+        let longitudeField = coordinates.optional("longitude")
+        let latitude = try latitudeField?.double()
+        let longitude = try longitudeField?.double()
+        if let latitudeField, let latitude, !(-90...90).contains(latitude) {
+            throw latitudeField.error("latitude must be between -90 and 90")
+        }
+        if let longitudeField, let longitude, !(-180...180).contains(longitude) {
+            throw longitudeField.error("longitude must be between -180 and 180")
+        }
+        return ConvoyPlace(
+            name: try plainText(try fields.required("name")),
+            address: try fields.optional("address").map { (f) throws(FieldError) in try plainText(f) },
+            latitude: latitude,
+            longitude: longitude
+        )
+    }
+
+    package func convoyCheckpoint(_ field: JSONField) throws(FieldError) -> ConvoyCheckpoint {
+        let fields = try record(field, .checkpoint)
+        return ConvoyCheckpoint(
+            place: try convoyPlace(try fields.required("place")),
+            order: try fields.required("order").int(),
+            notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) }
+        )
+    }
+
+    /// The route's totals, under our names or the seed's `distance` (meters) and
+    /// `duration` (seconds).
+    package func convoyRoute(_ field: JSONField) throws(FieldError) -> ConvoyRoute {
+        let fields = try record(field, .route)
+        return ConvoyRoute(distanceMeters: try distance(try fields.required("distanceMeters", "distance")),
+                           durationSeconds: try duration(try fields.required("durationSeconds", "duration")))
+    }
+
+    /// One of an enumeration's raw values, with the accepted values in the message.
+    package func oneOf<Value: RawRepresentable & CaseIterable>(_ type: Value.Type, _ field: JSONField) throws(FieldError) -> Value
+    where Value.RawValue == String {
+        let text = try field.string()
+        guard let value = Value(rawValue: text) else {
+            let accepted = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw field.error("\(field.describeValue()) is not one of \(accepted)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// Turns JSON values into export records (SPEC §3), accepting every encoding the app
+/// produces and naming the exact field when something is wrong.
+public struct ExportDecoder: Sendable {
+    public let dates: ExportDateReader
+    /// Longest Markdown field accepted; cmark-gfm 0.29 has super-linear cases (FINDINGS).
+    public static let maxMarkdownBytes = 64 * 1024
+    /// Longest plain-text field accepted (titles, names).
+    public static let maxTextBytes = 1024
+
+    /// Turns a byte offset of the file being decoded into a position; set per file by the loader.
+    public var locator: (@Sendable (Int) -> SourceRef)?
+    /// Unknown fields and numeric dates of the file being decoded; set per file by the loader.
+    package var notes: ExportNotes?
+    /// Every numeric date read, for the site-wide check of `numericDates`.
+    package var plausibility: DatePlausibility?
+
+    /// Upper bounds of physical quantities: beyond them a value is corrupt, and would
+    /// overflow when formatted. 100,000 km is two and a half times round the Earth.
+    package static let maxDistanceMeters = 1e8
+    /// 10 million seconds, about 116 days of driving.
+    package static let maxDurationSeconds = 1e7
+    package static let maxGamesPerTrip = 10_000
+
+    public init(dates: ExportDateReader) {
+        self.dates = dates
+    }
+
+    /// Where a nested record sits (for warnings about it later), or the enclosing record's place.
+    public func source(of field: JSONField, within enclosing: SourceRef) -> SourceRef {
+        locator?(field.node.offset) ?? enclosing
+    }
+
+    // MARK: Polls and votes (SPEC §3.1, §3.2)
+
+    public func poll(_ field: JSONField, source: SourceRef) throws(FieldError) -> Poll {
+        let fields = try record(field, .poll)
+        let id = try fields.required("id", "pollId").uuid()
+        let title = try plainText(try fields.required("title"))
+        let codeField = try fields.required("shareCode")
+        guard let code = ShareCode(try codeField.string()) else {
+            throw codeField.error("share code \(codeField.describeValue()) must be exactly 6 characters from ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        }
+        let tripsField = try fields.required("tripSnapshots").embeddedJSON()
+        let trips = try tripsField.array { (element) throws(FieldError) in try trip(element) }
+        guard (2...10).contains(trips.count) else {
+            throw tripsField.error("a poll holds 2 to 10 trips, found \(trips.count)")
+        }
+        return Poll(
+            id: id,
+            title: title,
+            shareCode: code,
+            trips: trips,
+            createdAt: try date(try fields.required("createdAt")),
+            modifiedAt: try date(try fields.required("modifiedAt")),
+            description: try fields.optional("description").map { (f) throws(FieldError) in try markdown(f) },
+            source: source
+        )
+    }
+
+    public func vote(_ field: JSONField, source: SourceRef) throws(FieldError) -> Vote {
+        let fields = try record(field, .vote)
+        let id = try fields.required("id", "voteId").uuid()
+        let pollId = try fields.required("pollId").uuid()
+        let voterId = try fields.required("odg", "voterId").string()
+        let rankingsField = try fields.required("rankings").embeddedJSON()
+        guard case .array(let nodes) = rankingsField.node.value,
+              let rankings = Optional(nodes.compactMap { node -> Int? in
+                  if case .number(let value) = node.value { return Int(exactly: value) }
+                  return nil
+              }), rankings.count == nodes.count
+        else {
+            throw rankingsField.error("expected an array of integers")
+        }
+        return Vote(
+            id: id,
+            pollId: pollId,
+            voterId: voterId,
+            rankings: rankings,
+            votedAt: try date(try fields.required("votedAt")),
+            modifiedAt: try date(try fields.required("modifiedAt")),
+            source: source
+        )
+    }
+
+    // MARK: Trips (SPEC §3.3)
+
+    public func trip(_ field: JSONField) throws(FieldError) -> Trip {
+        let fields = try record(field, .trip)
+        let preferencesFields = try record(try fields.required("preferences"), .preferences)
+        let preferences = TripPreferences(
+            startDate: try date(try preferencesFields.required("startDate")),
+            endDate: try date(try preferencesFields.required("endDate")),
+            sports: try preferencesFields.optional("sports")?.array { (f) throws(FieldError) in try f.string() } ?? []
+        )
+        let stops = try fields.required("stops").array { (f) throws(FieldError) in try stop(f) }
+        let segments = try fields.optional("travelSegments")?.array { (f) throws(FieldError) in try segment(f) } ?? []
+        // Totals are exported by the app; when absent they follow from the stops and segments.
+        let totalGames = try fields.optional("totalGames").map { (f) throws(FieldError) in try count(f, max: Self.maxGamesPerTrip) }
+            ?? stops.reduce(0) { $0 + $1.games.count }
+        let totalDistance = try fields.optional("totalDistanceMeters").map { (f) throws(FieldError) in try distance(f) }
+            ?? min(segments.reduce(0) { $0 + $1.distanceMeters }, Self.maxDistanceMeters)
+        let totalDriving = try fields.optional("totalDrivingSeconds").map { (f) throws(FieldError) in try duration(f) }
+            ?? min(segments.reduce(0) { $0 + $1.durationSeconds }, Self.maxDurationSeconds)
+        return Trip(
+            id: try fields.required("id").uuid(),
+            name: try plainText(try fields.required("name")),
+            preferences: preferences,
+            stops: stops,
+            travelSegments: segments,
+            totalGames: totalGames,
+            totalDistanceMeters: totalDistance,
+            totalDrivingSeconds: totalDriving,
+            notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) }
+        )
+    }
+
+    package func stop(_ field: JSONField) throws(FieldError) -> Stop {
+        let fields = try record(field, .stop)
+        let latitude = try fields.required("latitude").double()
+        let longitude = try fields.required("longitude").double()
+        guard (-90...90).contains(latitude) else { throw try fields.required("latitude").error("latitude must be between -90 and 90") }
+        guard (-180...180).contains(longitude) else { throw try fields.required("longitude").error("longitude must be between -180 and 180") }
+        return Stop(
+            city: try plainText(try fields.required("city")),
+            state: try fields.optional("state")?.string() ?? "",
+            latitude: latitude,
+            longitude: longitude,
+            arrivalDate: try date(try fields.required("arrivalDate")),
+            departureDate: try date(try fields.required("departureDate")),
+            games: try fields.optional("games")?.array { (f) throws(FieldError) in try f.string() } ?? []
+        )
+    }
+
+    package func segment(_ field: JSONField) throws(FieldError) -> TravelSegment {
+        let fields = try record(field, .segment)
+        return TravelSegment(
+            id: Self.normalisedId(try fields.required("id").string()),
+            fromCity: try fields.required("fromCity").string(),
+            toCity: try fields.required("toCity").string(),
+            distanceMeters: try distance(try fields.required("distanceMeters")),
+            durationSeconds: try duration(try fields.required("durationSeconds")),
+            departureDate: try fields.optional("departureDate").map { (f) throws(FieldError) in try date(f) }
+        )
+    }
+
+    // MARK: Field kinds
+
+    /// A date in any encoding the app writes; numeric ones are remembered for the site-wide
+    /// check that `numericDates` names the right epoch.
+    package func date(_ field: JSONField) throws(FieldError) -> Date {
+        let value = try dates.date(field)
+        if case .number(let number) = field.node.value {
+            plausibility?.numeric(number, read: value, path: field.path, source: locator?(field.node.offset))
+        } else {
+            plausibility?.unambiguous(value)
+        }
+        return value
+    }
+
+    /// A distance in meters: finite, not negative, within `maxDistanceMeters`.
+    package func distance(_ field: JSONField) throws(FieldError) -> Double {
+        try quantity(field, max: Self.maxDistanceMeters, unit: "meters")
+    }
+
+    /// A duration in seconds: finite, not negative, within `maxDurationSeconds`.
+    package func duration(_ field: JSONField) throws(FieldError) -> Double {
+        try quantity(field, max: Self.maxDurationSeconds, unit: "seconds")
+    }
+
+    package func quantity(_ field: JSONField, max: Double, unit: String) throws(FieldError) -> Double {
+        let value = try field.double()
+        if value < 0 { throw field.error("must not be negative, found \(Self.describe(value))") }
+        if value > max { throw field.error("\(Self.describe(value)) \(unit) is beyond any trip; the limit is \(Self.describe(max))") }
+        return value
+    }
+
+    /// A number as a person wrote it: 148000, 1.5e+22.
+    package static func describe(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.8g", value)
+    }
+
+    /// A count (games, seats): a whole number from 0 to `max`.
+    package func count(_ field: JSONField, max: Int, min: Int = 0) throws(FieldError) -> Int {
+        let value = try field.int()
+        guard (min...max).contains(value) else { throw field.error("must be from \(min) to \(Formatting.grouped(max)), found \(value)") }
+        return value
+    }
+
+    /// Ids that are UUIDs compare case-insensitively; other ids (game ids) as written.
+    public static func normalisedId(_ text: String) -> String {
+        UUID(uuidString: text)?.uuidString ?? text
+    }
+
+    package func plainText(_ field: JSONField) throws(FieldError) -> String {
+        let text = try field.text()
+        guard text.utf8.count <= Self.maxTextBytes else {
+            throw field.error("is \(text.utf8.count) bytes long; the limit is \(Self.maxTextBytes)")
+        }
+        return text
+    }
+
+    package func markdown(_ field: JSONField) throws(FieldError) -> String {
+        let text = try field.string()
+        guard text.utf8.count <= Self.maxMarkdownBytes else {
+            throw field.error("Markdown is \(text.utf8.count) bytes long; the limit is \(Self.maxMarkdownBytes)")
+        }
+        return text
+    }
+}

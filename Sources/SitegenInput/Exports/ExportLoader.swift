@@ -1,0 +1,166 @@
+import Foundation
+import SitegenCore
+
+/// An input file as read, with its hash for manifest.json.
+public struct InputFile: Sendable, Equatable {
+    /// Path relative to the site folder, with `/` separators.
+    public let path: String
+    public let sha256: String
+
+    package init(path: String, sha256: String) {
+        self.path = path
+        self.sha256 = sha256
+    }
+}
+
+/// Reads every `*.json` below an input folder and decodes each record, reporting all
+/// problems (one per record) rather than stopping at the first.
+public struct ExportLoader: Sendable {
+    /// Files larger than this are refused before parsing (bounded memory and time).
+    public static let maxFileBytes = 32 * 1024 * 1024
+
+    public let siteFolder: URL
+    public let decoder: ExportDecoder
+    public let log: DiagnosticLog
+
+    public init(siteFolder: URL, decoder: ExportDecoder, log: DiagnosticLog) {
+        self.siteFolder = siteFolder
+        self.decoder = decoder
+        self.log = log
+    }
+
+    /// The same loader reporting into another log (a second reading of files whose
+    /// problems were reported already).
+    package func reporting(to log: DiagnosticLog) -> ExportLoader {
+        var decoder = self.decoder
+        decoder.plausibility = nil
+        return ExportLoader(siteFolder: siteFolder, decoder: decoder, log: log)
+    }
+
+    /// Decodes every record in every JSON file below `folder` (missing folder: none).
+    /// Files are processed in parallel; results keep file order, then record order; `files`
+    /// are the paths of the files read, relative to the site folder.
+    public func load<Record: Sendable>(
+        _ folder: URL?,
+        cloudKit recordType: CloudKitDump.RecordType? = nil,
+        record decode: @escaping @Sendable (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
+    ) -> (records: [Record], files: [String]) {
+        guard let folder else { return ([], []) }
+        let urls = Self.jsonFiles(below: folder, log: log)
+        let results = ConcurrentResults<([Record], String?)>(count: urls.count)
+        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            results[index] = loadFile(urls[index], cloudKit: recordType, decode: decode)
+        }
+        var records: [Record] = []
+        var files: [String] = []
+        for (fileRecords, file) in results.values {
+            records.append(contentsOf: fileRecords)
+            if let file { files.append(file) }
+        }
+        return (records, files)
+    }
+
+    /// `recordType`: the CloudKit records this kind of export is read from in a dump.
+    package func loadFile<Record>(
+        _ url: URL,
+        cloudKit recordType: CloudKitDump.RecordType? = nil,
+        decode: (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
+    ) -> ([Record], String?) {
+        let shown = displayPath(url)
+        let bytes: [UInt8]
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            if let size = attributes[.size] as? Int, size > Self.maxFileBytes {
+                log.error(shown, "file is \(size) bytes; the limit for one export file is \(Self.maxFileBytes) bytes")
+                return ([], nil)
+            }
+            bytes = [UInt8](try Data(contentsOf: url))
+        } catch {
+            log.add(Diagnostic(.error, file: shown, message: "cannot read the file: \(error.localizedDescription)"))
+            return ([], nil)
+        }
+        // Its path only: BuildFingerprint has already hashed every input file.
+        let file = relativePath(of: url)
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            let position = SourcePosition(offset: error.offset, in: bytes)
+            log.add(Diagnostic(.error, file: shown, line: position.line, column: position.column,
+                               message: "not valid JSON: \(error.message)"))
+            return ([], file)
+        }
+        let lines = LineIndex(path: url.path)
+        let locate: @Sendable (Int) -> SourceRef = { offset in SourceRef(file: shown, offset: offset, index: lines) }
+        func report(_ error: FieldError) {
+            log.add(locate(error.offset).diagnostic(.error, field: error.path.description, error.message))
+        }
+        var decoder = self.decoder
+        decoder.locator = locate
+        let notes = ExportNotes()
+        decoder.notes = notes
+        var fields: [JSONField] = []
+        if CloudKitDump.isDump(root) {
+            let dump = CloudKitDump.read(root, type: recordType)
+            fields = dump.records
+            dump.errors.forEach(report)
+            reportSkipped(dump, wanted: recordType, locate: locate)
+        } else if case .array(let elements) = root.value {
+            fields = elements.enumerated().map { JSONField($1, path: JSONPath.root.appending(index: $0)) }
+        } else {
+            fields = [JSONField(root)]
+        }
+        var records: [Record] = []
+        records.reserveCapacity(fields.count)
+        for field in fields {
+            do {
+                records.append(try decode(decoder, field, locate(field.node.offset)))
+            } catch {
+                report(error)
+            }
+        }
+        notes.report(to: log, source: locate)
+        return (records, file)
+    }
+
+    /// Records of another type are a warning once per type and file (a dump of the whole
+    /// zone may sit in each folder); records CloudKit could not return, one each.
+    private func reportSkipped(_ dump: CloudKitDump.Reading, wanted: CloudKitDump.RecordType?, locate: (Int) -> SourceRef) {
+        let reads = wanted.map { "only \($0.name) records are read here" } ?? "this folder reads no CloudKit records"
+        for (type, skipped) in dump.skipped {
+            log.add(locate(skipped.first.node.offset).diagnostic(.warning, field: skipped.first.path.description,
+                "\(Formatting.count(skipped.count, "\(type) record")) skipped: \(reads)",
+                summary: "CloudKit records of another type skipped"))
+        }
+        for (field, reason) in dump.failed {
+            log.add(locate(field.node.offset).diagnostic(.warning, field: field.path.description,
+                "CloudKit returned an error instead of this record (\(reason)); it is skipped",
+                summary: "CloudKit records returned as errors skipped"))
+        }
+    }
+
+    /// `url` relative to the site folder, with `../` for a file outside it (templates kept
+    /// elsewhere): manifest.json is published, and must not show where the site was built.
+    package func relativePath(of url: URL) -> String {
+        let base = siteFolder.standardizedFileURL.pathComponents
+        let path = url.standardizedFileURL.pathComponents
+        var common = 0
+        while common < base.count, common < path.count, base[common] == path[common] { common += 1 }
+        return (Array(repeating: "..", count: base.count - common) + path[common...]).joined(separator: "/")
+    }
+
+    /// `*.json` files below `folder`, sorted by path so every run reads them in one order.
+    package static func jsonFiles(below folder: URL, log: DiagnosticLog) -> [URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return [] }
+        guard isDirectory.boolValue else {
+            log.error(displayPath(folder), "input path is not a folder")
+            return []
+        }
+        // Links resolved, and only inside the folder (issue #19).
+        let listing = InputFolder.list(folder) { $0.lowercased().hasSuffix(".json") }
+        listing.problems.forEach(log.add)
+        return listing.files
+    }
+}
+

@@ -1,0 +1,97 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// Every export of the site except the polls, decoded and checked against each other.
+/// Polls stream through the build one export file at a time (`PollStream`); only their
+/// files are listed here.
+public struct ExportSet: Sendable {
+    /// Ballots by poll id, in file order. Only the compact Ballot of each vote is kept.
+    public var ballots: [UUID: [Ballot]] = [:]
+    public var ballotCount = 0
+    public var latestBallot: Date?
+    /// The vote export files, read again only to point at votes for absent polls.
+    public var voteFiles: [URL] = []
+    /// The poll export files, in order.
+    public var pollFiles: [URL] = []
+    /// In file order; see ConvoyPages.sorted for the order pages list them in.
+    public var convoys: [Convoy] = []
+    /// Trip-option sets with settled slugs, in file order.
+    public var optionSets: [TripOptionSet] = []
+    /// Itinerary exports, the game catalog and custom items (embedded ones included).
+    public var itineraries: [Itinerary] = []
+    public var games: [Game] = []
+    public var customItems: [CustomItem] = []
+
+    /// `plausibility` collects the dates read, for the site-wide `numericDates` check.
+    package static func loader(config: SiteConfig, log: DiagnosticLog, plausibility: DatePlausibility? = nil) -> ExportLoader {
+        var decoder = ExportDecoder(dates: ExportDateReader(timeZone: config.timeZone, numericDates: config.numericDates))
+        decoder.plausibility = plausibility
+        return ExportLoader(siteFolder: config.folder, decoder: decoder, log: log)
+    }
+
+    public static func load(config: SiteConfig, log: DiagnosticLog) -> ExportSet {
+        load(config: config, loader: loader(config: config, log: log), log: log)
+    }
+
+    package static func load(config: SiteConfig, loader: ExportLoader, log: DiagnosticLog) -> ExportSet {
+        var set = ExportSet()
+        set.voteFiles = ExportLoader.jsonFiles(below: config.inputs.votes, log: log)
+        set.loadBallots(loader)
+        set.pollFiles = ExportLoader.jsonFiles(below: config.inputs.polls, log: log)
+        let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.publishedConvoy(field, source: source) }
+        set.convoys = convoys.records.compactMap { $0 }
+        ConvoyChecks.report(set.convoys, log: log)
+        let optionSets = loader.load(config.inputs.options) { (decoder, field, source) throws(FieldError) in try decoder.optionSet(field, source: source) }
+        set.optionSets = OptionSetSlug.settle(optionSets.records, log: log)
+        let itineraries = loader.load(config.inputs.trips) { (decoder, field, source) throws(FieldError) in try decoder.itinerary(field, source: source) }
+        let games = loader.load(config.inputs.games) { (decoder, field, source) throws(FieldError) in try decoder.game(field, source: source) }
+        let items = loader.load(config.inputs.items, cloudKit: CloudKitDump.customItem) { (decoder, field, source) throws(FieldError) in
+            try decoder.customItem(field, source: source)
+        }
+        set.itineraries = itineraries.records
+        set.games = games.records + itineraries.records.flatMap(\.games)
+        set.customItems = items.records + itineraries.records.flatMap(\.customItems)
+        return set
+    }
+
+    /// Reads the vote files a few at a time (in parallel), keeping each vote's Ballot: the
+    /// parse trees of only a few files are alive at once.
+    private mutating func loadBallots(_ loader: ExportLoader) {
+        let step = 2 * ProcessInfo.processInfo.activeProcessorCount
+        for start in stride(from: 0, to: voteFiles.count, by: step) {
+            let files = Array(voteFiles[start..<min(start + step, voteFiles.count)])
+            let results = ConcurrentResults<[(UUID, Ballot)]>(count: files.count)
+            DispatchQueue.concurrentPerform(iterations: files.count) { index in
+                let (votes, _) = loader.loadFile(files[index], cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
+                    try decoder.vote(field, source: source)
+                }
+                results[index] = votes.map { ($0.pollId, Ballot($0)) }
+            }
+            for (pollId, ballot) in results.values.joined() {
+                ballots[pollId, default: []].append(ballot)
+                ballotCount += 1
+                latestBallot = max(latestBallot ?? ballot.modifiedAt, ballot.modifiedAt)
+            }
+        }
+    }
+
+    /// Votes for polls that are absent are warned about and ignored. Ballots keep no
+    /// source position, so the vote files are read again to find those votes — only when
+    /// there are any.
+    public static func reportOrphanVotes(_ pollIds: Set<UUID>, voteFiles: [URL], loader: ExportLoader, log: DiagnosticLog) {
+        guard !pollIds.isEmpty else { return }
+        // Problems in these files were reported on the first reading.
+        let quiet = loader.reporting(to: DiagnosticLog())
+        for url in voteFiles {
+            let (votes, _) = quiet.loadFile(url, cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
+                try decoder.vote(field, source: source)
+            }
+            for vote in votes where pollIds.contains(vote.pollId) {
+                log.add(vote.source.diagnostic(.warning, field: "pollId",
+                    "no poll has id \(vote.pollId.uuidString); this vote is ignored",
+                    summary: "votes for polls that no export holds are ignored"))
+            }
+        }
+    }
+}

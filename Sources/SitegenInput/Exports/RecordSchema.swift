@@ -1,0 +1,137 @@
+import Foundation
+import SitegenCore
+
+/// The keys one kind of export object may have (docs/exports.md lists them for people):
+/// what must be there, what may be, and what is read only to be dropped (private values,
+/// app bookkeeping). A key outside all of them is a warning, so a renamed or misspelt field
+/// can never quietly turn into a wrong page.
+public struct RecordSchema: Sendable {
+    public let name: String
+    /// Each entry is one field: its name, then the other names the app writes it under.
+    public let required: [[String]]
+    public let known: Set<String>
+
+    package init(_ name: String, required: [[String]], optional: [String] = [], ignored: [String] = []) {
+        self.name = name
+        self.required = required
+        known = Set(required.joined()).union(optional).union(ignored)
+    }
+}
+
+extension RecordSchema {
+    package static let poll = RecordSchema("poll",
+        required: [["id", "pollId"], ["title"], ["shareCode"], ["tripSnapshots"], ["createdAt"], ["modifiedAt"]],
+        optional: ["description"],
+        ignored: ["ownerId", "tripVersions"])
+    package static let vote = RecordSchema("vote",
+        required: [["id", "voteId"], ["pollId"], ["odg", "voterId"], ["rankings"], ["votedAt"], ["modifiedAt"]])
+    package static let trip = RecordSchema("trip",
+        required: [["id"], ["name"], ["preferences"], ["stops"]],
+        optional: ["travelSegments", "totalGames", "totalDistanceMeters", "totalDrivingSeconds", "notes"])
+    package static let preferences = RecordSchema("trip preferences",
+        required: [["startDate"], ["endDate"]],
+        optional: ["sports"])
+    package static let stop = RecordSchema("stop",
+        required: [["city"], ["latitude"], ["longitude"], ["arrivalDate"], ["departureDate"]],
+        optional: ["state", "games"])
+    package static let segment = RecordSchema("travel segment",
+        required: [["id"], ["fromCity"], ["toCity"], ["distanceMeters"], ["durationSeconds"]],
+        optional: ["departureDate"])
+    package static let game = RecordSchema("game",
+        required: [["id"], ["awayTeam"], ["homeTeam"], ["startTime"]],
+        optional: ["sport", "venue", "city", "timeZone"])
+    package static let customItem = RecordSchema("custom item",
+        required: [["id", "itemId"], ["tripId"], ["category"], ["title"], ["anchorType"], ["anchorDay"], ["createdAt"], ["modifiedAt"]],
+        optional: ["anchorId", "notes"])
+    package static let itinerary = RecordSchema("itinerary",
+        required: [["trip"]],
+        optional: ["games", "customItems"])
+    package static let optionSet = RecordSchema("trip-option set",
+        required: [["title"], ["options"]],
+        optional: ["id", "generatedAt"])
+    package static let convoy = RecordSchema("convoy",
+        required: [["id"], ["title"], ["status"], ["origin"], ["createdAt"], ["modifiedAt"]],
+        optional: ["notes", "destination", "checkpoints", "route", "vehicles", "visibility", "leaderVehicleId", "participants"],
+        ignored: ["invitations"])
+    package static let place = RecordSchema("place",
+        required: [["name"]],
+        optional: ["address", "latitude", "longitude", "coordinate"])
+    package static let coordinate = RecordSchema("coordinate",
+        required: [["latitude"], ["longitude"]])
+    package static let checkpoint = RecordSchema("checkpoint",
+        required: [["place"], ["order"]],
+        optional: ["notes"],
+        ignored: ["id"])
+    package static let route = RecordSchema("route",
+        required: [["distanceMeters", "distance"], ["durationSeconds", "duration"]])
+    package static let vehicle = RecordSchema("vehicle",
+        required: [["id"], ["label"], ["capacity"]],
+        optional: ["driverId", "driver", "passengerIds", "passengers", "notes"])
+    package static let participant = RecordSchema("participant",
+        required: [["id"], ["displayName"], ["role"], ["status"]])
+}
+
+extension ExportDecoder {
+    /// The object's members, once every required field is known to be there (all missing
+    /// ones are named in one error) and every unknown key has been noted as a warning.
+    package func record(_ field: JSONField, _ schema: RecordSchema) throws(FieldError) -> JSONFields {
+        let fields = try field.object()
+        for member in fields.object.members where !schema.known.contains(member.key) {
+            notes?.unknownField(member.key, at: JSONField(member.value, path: field.path.appending(member.key)),
+                                schema: schema)
+        }
+        let missing = schema.required.filter { names in !names.contains { fields.object[$0] != nil } }
+        if missing.count == 1, let names = missing.first {
+            throw FieldError(path: field.path.appending(names[0]), offset: field.node.offset,
+                             message: "required field is missing\(Self.alternatives(names))")
+        }
+        if missing.count > 1 {
+            let list = missing.map { "\"\($0[0])\"\(Self.alternatives($0))" }.joined(separator: ", ")
+            throw field.error("\(missing.count) required fields of the \(schema.name) are missing: \(list)")
+        }
+        return JSONFields(object: fields.object, field: field, schema: schema)
+    }
+
+    package static func alternatives(_ names: [String]) -> String {
+        let others = names.dropFirst().map { "\"\($0)\"" }.joined(separator: " or ")
+        return others.isEmpty ? "" : " (or \(others))"
+    }
+}
+
+/// What one export file's decoding noticed besides errors: unknown fields (reported once
+/// per name and file, with a count) and its numeric dates (for `DatePlausibility`).
+/// One per file; its records may be decoded on several threads.
+package final class ExportNotes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var unknown: [String: (field: JSONField, schema: String, suggestion: String?, count: Int)] = [:]
+
+    package func unknownField(_ key: String, at field: JSONField, schema: RecordSchema) {
+        lock.withLock {
+            if let seen = unknown[key] {
+                // Keep the first in the file, whichever thread saw it first.
+                let first = field.node.offset < seen.field.node.offset ? field : seen.field
+                unknown[key] = (first, seen.schema, seen.suggestion, seen.count + 1)
+            } else {
+                unknown[key] = (field, schema.name, didYouMean(key, among: schema.known), 1)
+            }
+        }
+    }
+
+    /// One warning per unknown field name, at its first place in the file.
+    package func report(to log: DiagnosticLog, source: (Int) -> SourceRef) {
+        let found = lock.withLock { unknown }
+        for (key, entry) in found {
+            let times = entry.count > 1 ? " (\(Formatting.count(entry.count, "time")) in this file)" : ""
+            let summary = "unknown field \"\(key)\" in \(entry.schema)s; it is ignored"
+            log.add(source(entry.field.node.offset).diagnostic(.warning, field: entry.field.path.description,
+                "sitegen does not know the field \"\(key)\" of a \(entry.schema)\(entry.suggestion ?? ""); it is ignored\(times)",
+                summary: summary))
+        }
+    }
+}
+
+/// " (did you mean "x"?)" for a key within two edits of a known one, else nil.
+package func didYouMean(_ key: String, among known: some Collection<String>) -> String? {
+    known.sorted().min { editDistance($0, key) < editDistance($1, key) }
+        .flatMap { editDistance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : nil }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import SitegenCore
+
+/// The files sitegen may read from one of its folders (exports, templates, assets, pages).
+///
+/// Links are followed, but only to files and folders inside the folder itself once every link
+/// is resolved: `Templates/assets/x.css -> /etc/passwd` is an error naming the link, never a
+/// published password file. The folder itself may be a link (a shared `Data/votes`).
+/// Hidden files and folders are passed over; FIFOs, sockets and devices are skipped with a
+/// warning (reading a FIFO would block the build).
+public struct InputFolder {
+    /// Files as found in the folder (the link's path when a file is reached through a link),
+    /// sorted by path.
+    public var files: [URL] = []
+    /// Links out of the folder (errors) and special files (warnings).
+    public var problems: [Diagnostic] = []
+
+    public var hasErrors: Bool { problems.contains { $0.severity == .error } }
+
+    /// Lists `folder`; `recursive: false` lists only its own entries. `matching` sees each name.
+    public static func list(_ folder: URL, recursive: Bool = true, matching: (String) -> Bool = { _ in true }) -> InputFolder {
+        var listing = InputFolder()
+        let shown = folder.standardizedFileURL
+        guard let root = realPath(shown.path) else { return listing }
+        var visited: Set<String> = [root]
+        listing.walk(shown.path, real: root, root: root, recursive: recursive, matching: matching, visited: &visited)
+        listing.files.sort { $0.path < $1.path }
+        return listing
+    }
+
+    private mutating func walk(_ path: String, real: String, root: String, recursive: Bool,
+                               matching: (String) -> Bool, visited: inout Set<String>) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: real) else { return }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let entry = path + "/" + name
+            let shown = displayPath(URL(fileURLWithPath: entry))
+            guard let resolved = realPath(real + "/" + name) else {
+                problems.append(Diagnostic(.warning, file: shown, message: "skipped: a link to nothing"))
+                continue
+            }
+            guard resolved == root || resolved.hasPrefix(root + "/") else {
+                problems.append(Diagnostic(.error, file: shown, message: "a link out of its folder: sitegen reads only files inside \(displayPath(URL(fileURLWithPath: root))); copy the file in instead"))
+                continue
+            }
+            var info = stat()
+            guard stat(resolved, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                // A link back up the tree would otherwise be walked for ever.
+                if recursive, visited.insert(resolved).inserted {
+                    walk(entry, real: resolved, root: root, recursive: true, matching: matching, visited: &visited)
+                }
+            case S_IFREG:
+                if matching(name) { files.append(URL(fileURLWithPath: entry)) }
+            default:
+                if matching(name) {
+                    problems.append(Diagnostic(.warning, file: shown, message: "skipped: not a regular file (\(Self.kind(info.st_mode)))"))
+                }
+            }
+        }
+    }
+
+    /// The size of a regular file (links followed), or nil for anything else: reading a FIFO
+    /// would block, and a size read first bounds what a single named file may cost.
+    public static func regularFileSize(_ url: URL) -> Int? {
+        var info = stat()
+        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    package static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "a special file"
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import SitegenCore
+
+// The rules of SPEC §4.4 as pure functions of a decoded convoy: seats, who still needs a
+// seat, the readiness checklist and the warnings a convoy deserves.
+
+extension ConvoyVehicle {
+    /// Everyone aboard, the driver included (a driver whose id matched nobody still sits there).
+    public var seatsUsed: Int { (driver == nil ? 0 : 1) + passengers.count }
+    public var isFull: Bool { seatsUsed == capacity }
+    public var isOverCapacity: Bool { seatsUsed > capacity }
+}
+
+/// One item of a draft's readiness checklist.
+public struct ReadinessItem: Sendable, Equatable {
+    public let requirement: String
+    public let isDone: Bool
+}
+
+extension Convoy {
+    /// Participants sitting in some vehicle, as driver or passenger.
+    public var seatedParticipants: Set<Int> {
+        var seated = Set<Int>()
+        for vehicle in vehicles {
+            for holder in [vehicle.driver].compactMap({ $0 }) + vehicle.passengers {
+                if case .participant(let index) = holder { seated.insert(index) }
+            }
+        }
+        return seated
+    }
+
+    /// People who are coming but are in no vehicle: neither declined nor viewers, in the
+    /// export's order.
+    public var peopleNeedingSeats: [ConvoyParticipant] {
+        let seated = seatedParticipants
+        return participants.enumerated().filter { index, person in
+            !seated.contains(index) && person.status != .declined && person.role != .viewer
+        }.map(\.element)
+    }
+
+    /// A seat taken by a participant: the vehicle's index, and whether they drive it.
+    public struct Seat: Sendable, Equatable {
+        public let vehicle: Int
+        public let isDriver: Bool
+    }
+
+    /// Participants holding more than one seat (in two vehicles, or twice in one), with
+    /// their seats in vehicle order: nobody can ride in two cars.
+    public var peopleInSeveralSeats: [(participant: Int, seats: [Seat])] {
+        var seats: [Int: [Seat]] = [:]
+        for (index, vehicle) in vehicles.enumerated() {
+            if case .participant(let person) = vehicle.driver { seats[person, default: []].append(Seat(vehicle: index, isDriver: true)) }
+            for case .participant(let person) in vehicle.passengers {
+                seats[person, default: []].append(Seat(vehicle: index, isDriver: false))
+            }
+        }
+        return seats.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { (participant: $0.key, seats: $0.value) }
+    }
+
+    /// Ready and active convoys are meant to pass the draft's checklist.
+    public var isExpectedReady: Bool { status == .ready || status == .active }
+
+    /// The checklist a draft shows (SPEC §4.4), in the spec's order.
+    public var readiness: [ReadinessItem] {
+        let hasDriver = vehicles.contains { vehicle in
+            if case .participant = vehicle.driver { return true }
+            return false
+        }
+        return [
+            ReadinessItem(requirement: "Destination set", isDone: destination != nil),
+            ReadinessItem(requirement: "At least one checkpoint", isDone: !checkpoints.isEmpty),
+            ReadinessItem(requirement: "Route computed", isDone: route != nil),
+            ReadinessItem(requirement: "At least one vehicle with a driver", isDone: hasDriver),
+        ]
+    }
+
+    /// The participant's name, or the placeholder for an id that matched nobody.
+    public func name(of holder: SeatHolder, unknown: String) -> String {
+        switch holder {
+        case .participant(let index): return participants[index].displayName
+        case .unknown: return unknown
+        }
+    }
+
+    /// Over-capacity vehicles, ids that match no participant or vehicle, and a missing
+    /// destination outside a draft. Seat problems point at the vehicle and name it; no
+    /// message names a private id.
+    public var warnings: [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        let unmet = readiness.filter { !$0.isDone }.map { $0.requirement.prefix(1).lowercased() + $0.requirement.dropFirst() }
+        if isExpectedReady && !unmet.isEmpty {
+            warnings.append(source.diagnostic(.warning, field: fieldPath("status"),
+                "a convoy that is \(status.rawValue) fails the readiness checklist (not done: \(unmet.joined(separator: ", "))); the page shows the checklist"))
+        }
+        // Ready and active convoys are warned about through the checklist.
+        if destination == nil && status != .draft && !isExpectedReady {
+            warnings.append(source.diagnostic(.warning, field: fieldPath("destination"),
+                "a convoy that is \(status.rawValue) has no destination; the page shows \"Destination not set yet\""))
+        }
+        for vehicle in vehicles {
+            let at = vehicle.location.source
+            if vehicle.isOverCapacity {
+                warnings.append(at.diagnostic(.warning, field: vehicle.location.path,
+                    "vehicle \"\(vehicle.label)\" is over capacity: \(vehicle.seatsUsed) people for \(Formatting.count(vehicle.capacity, "seat"))"))
+            }
+            if case .unknown(let field) = vehicle.driver {
+                warnings.append(at.diagnostic(.warning, field: field,
+                    "vehicle \"\(vehicle.label)\": the driver matches no participant; the page shows \"Unknown driver\""))
+            }
+            for case .unknown(let field) in vehicle.passengers {
+                warnings.append(at.diagnostic(.warning, field: field,
+                    "vehicle \"\(vehicle.label)\": a passenger matches no participant; the page shows \"Unknown passenger\""))
+            }
+        }
+        for (person, seats) in peopleInSeveralSeats {
+            let last = vehicles[seats.last!.vehicle].location
+            let places = seats.map { "\"\(vehicles[$0.vehicle].label)\" (\($0.isDriver ? "driver" : "passenger"))" }
+            warnings.append(last.source.diagnostic(.warning, field: last.path,
+                "\"\(participants[person].displayName)\" is seated in more than one place: \(listJoined(places)); a person rides in one vehicle"))
+        }
+        if let leader = unmatchedLeader {
+            warnings.append(leader.source.diagnostic(.warning, field: leader.path,
+                "leaderVehicleId matches no vehicle; no vehicle is marked as the leader"))
+        }
+        return warnings
+    }
+
+    /// `name` under this record's path ("destination", or "[1].destination" in an array file).
+    package func fieldPath(_ name: String) -> String {
+        recordPath.isEmpty ? name : "\(recordPath).\(name)"
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import SitegenCore
+
+/// A trip laid out day by day (SPEC §4.3). Pure: values in, values out.
+public struct ItineraryTimeline: Sendable {
+    public enum Entry: Sendable, Equatable {
+        case game(Game)
+        /// A game id that no catalog holds: shown by its id.
+        case unknownGame(String)
+        /// A drive, with the zone its time is shown in: its from-stop's (nil: the site's).
+        case travel(TravelSegment, zone: TimeZone?)
+        case item(CustomItem)
+    }
+
+    public struct Day: Sendable, Equatable {
+        /// 1-based.
+        public var number: Int
+        /// Midnight of the day in the site's zone.
+        public var date: Date
+        /// Where the travellers are: one city, or several on a travel day, in travel order.
+        public var cities: [String]
+        public var entries: [Entry]
+    }
+
+    public var days: [Day]
+    /// Items whose day is outside the trip, and catalog games dated outside it.
+    public var unscheduled: [Entry]
+    public var warnings: [Warning]
+
+    public struct Warning: Sendable, Equatable {
+        public var source: SourceRef?
+        public var message: String
+        /// Shared by every warning of this kind, so many of them print as one line.
+        public var summary: String? = nil
+    }
+
+    /// The most days a trip may span (bounds work and page size).
+    public static let maxDays = 366
+
+    public static func build(trip: Trip, catalog: [String: Game], items: [CustomItem], timeZone: TimeZone) -> ItineraryTimeline {
+        let firstDay = dayNumber(trip.preferences.startDate, timeZone)
+        let lastDay = min(max(dayNumber(trip.preferences.endDate, timeZone), firstDay), firstDay + maxDays - 1)
+        let dayCount = lastDay - firstDay + 1
+        var warnings: [Warning] = []
+        var unscheduled: [Entry] = []
+
+        /// Entries of each day with their sort keys, before custom items are placed. `stop`
+        /// is the index of the stop a game belongs to.
+        struct Timed { var entry: Entry; var key: Double; var order: Int; var stop: Int? }
+        var timed = Array(repeating: [Timed](), count: dayCount)
+        var order = 0
+        func add(_ entry: Entry, day: Int, key: Double, stop: Int? = nil) {
+            timed[day].append(Timed(entry: entry, key: key, order: order, stop: stop))
+            order += 1
+        }
+        func clamp(_ day: Int) -> Int { min(max(day - firstDay, 0), dayCount - 1) }
+
+        // Games: on their local date (the date on the ticket), at their start time.
+        var seenGames = Set<String>()
+        for (stopIndex, stop) in trip.stops.enumerated() {
+            for id in stop.games where seenGames.insert(id).inserted {
+                if let game = catalog[id] {
+                    let day = dayNumber(game.startTime, game.timeZone ?? timeZone) - firstDay
+                    if (0..<dayCount).contains(day) {
+                        add(.game(game), day: day, key: game.startTime.timeIntervalSince1970, stop: stopIndex)
+                    } else {
+                        unscheduled.append(.game(game))
+                        warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled",
+                                                summary: "games outside the dates of their trip are listed under Unscheduled"))
+                    }
+                } else {
+                    add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity, stop: stopIndex)
+                    warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id",
+                                            summary: "game ids that no catalog holds; the pages show the ids"))
+                }
+            }
+        }
+
+        // Segments: at their departure time, or after the games of the stops already left
+        // that day and before the next stop's (the seed's day: SFG @ TEX → Drive to
+        // Milwaukee → PIT @ MIL). Shown, and dated, in the from-stop's zone.
+        var searchFrom = 0
+        for segment in trip.travelSegments {
+            let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
+            if let fromIndex { searchFrom = fromIndex + 1 }
+            let zone = fromIndex.flatMap { zoneOfGames(at: trip.stops[$0], catalog: catalog) }
+            if let departure = segment.departureDate {
+                add(.travel(segment, zone: zone), day: clamp(dayNumber(departure, zone ?? timeZone)), key: departure.timeIntervalSince1970)
+                continue
+            }
+            // A from-city that matches no stop: after the first day's games.
+            let leftBehind = fromIndex ?? trip.stops.count
+            let day = fromIndex.map { clamp(dayNumber(trip.stops[$0].departureDate, timeZone)) } ?? 0
+            // Games of unknown time (key infinity) stay last: they cannot be placed.
+            let lastGameLeftBehind = timed[day].compactMap { entry -> Double? in
+                guard case .game = entry.entry, let stop = entry.stop, stop <= leftBehind else { return nil }
+                return entry.key
+            }.max()
+            add(.travel(segment, zone: zone), day: day, key: (lastGameLeftBehind ?? -.infinity).nextUp)
+        }
+
+        // Custom items by anchor; items sharing an anchor keep createdAt order, then id.
+        let sortedItems = items.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        var atStart = Array(repeating: [CustomItem](), count: dayCount)
+        var after: [String: [CustomItem]] = [:]   // "day|game:ID" or "day|travel:ID"
+        for item in sortedItems {
+            let day = item.anchorDay - 1
+            guard (0..<dayCount).contains(day) else {
+                unscheduled.append(.item(item))
+                warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)) is on day \(item.anchorDay), outside the trip's \(dayCount) days; listed under Unscheduled",
+                                        summary: "custom items on a day outside their trip are listed under Unscheduled"))
+                continue
+            }
+            switch item.anchor {
+            case .startOfDay:
+                atStart[day].append(item)
+            case .afterGame(let id), .afterTravel(let id):
+                let isGame: Bool
+                if case .afterGame = item.anchor { isGame = true } else { isGame = false }
+                let present = timed[day].contains { entry in
+                    switch entry.entry {
+                    case .game(let game): return isGame && game.id == id
+                    case .unknownGame(let gameId): return isGame && gameId == id
+                    case .travel(let segment, _): return !isGame && segment.id == id
+                    case .item: return false
+                    }
+                }
+                if present {
+                    after["\(day)|\(isGame ? "game" : "travel"):\(id)", default: []].append(item)
+                } else {
+                    atStart[day].append(item)
+                    warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day",
+                                            summary: "custom items whose anchor is not on their day are shown at the start of the day"))
+                }
+            }
+        }
+
+        var days: [Day] = []
+        for index in 0..<dayCount {
+            var entries: [Entry] = atStart[index]
+                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                .map { .item($0) }
+            let ordered = timed[index].sorted { ($0.key, $0.order) < ($1.key, $1.order) }
+            for timedEntry in ordered {
+                entries.append(timedEntry.entry)
+                let key: String?
+                switch timedEntry.entry {
+                case .game(let game): key = "\(index)|game:\(game.id)"
+                case .unknownGame(let id): key = "\(index)|game:\(id)"
+                case .travel(let segment, _): key = "\(index)|travel:\(segment.id)"
+                case .item: key = nil
+                }
+                if let key, let items = after[key] { entries += items.map { .item($0) } }
+            }
+            let dayStart = startOfDay(firstDay + index, timeZone)
+            days.append(Day(number: index + 1, date: dayStart, cities: cities(on: firstDay + index, trip: trip, timeZone: timeZone),
+                            entries: entries))
+        }
+        // A day between stops (rare in exports) keeps the previous day's city.
+        for index in days.indices where days[index].cities.isEmpty && index > 0 {
+            days[index].cities = [days[index - 1].cities.last].compactMap { $0 }
+        }
+        return ItineraryTimeline(days: days, unscheduled: unscheduled, warnings: warnings)
+    }
+
+    /// The zone of a stop's games (the first catalog game that has one): the zone the
+    /// travellers' clocks are in there.
+    package static func zoneOfGames(at stop: Stop, catalog: [String: Game]) -> TimeZone? {
+        stop.games.lazy.compactMap { catalog[$0]?.timeZone }.first
+    }
+
+    /// Stops whose stay covers the day, in travel order (a travel day has two).
+    package static func cities(on day: Int, trip: Trip, timeZone: TimeZone) -> [String] {
+        var cities: [String] = []
+        for stop in trip.stops {
+            let arrival = dayNumber(stop.arrivalDate, timeZone), departure = dayNumber(stop.departureDate, timeZone)
+            if arrival <= day && day <= max(arrival, departure) && cities.last != stop.city {
+                cities.append(stop.city)
+            }
+        }
+        return cities
+    }
+
+    /// Days since 1970-01-01 of the calendar date of `date` in `zone` (from the zone's
+    /// offset at that instant; Calendar.dateComponents was a hot spot of large builds).
+    package static func dayNumber(_ date: Date, _ zone: TimeZone) -> Int {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + ZoneOffsets.shared.seconds(zone, at: date)
+        return seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    }
+
+    /// Midnight of a day number in `zone`.
+    package static func startOfDay(_ day: Int, _ zone: TimeZone) -> Date {
+        CivilDates.instant(days: day, secondsOfDay: 0, in: zone)
+    }
+}

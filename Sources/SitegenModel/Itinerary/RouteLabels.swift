@@ -1,0 +1,106 @@
+import Foundation
+
+/// Where a route picture's names go. Labels are estimated from their length (16 px bold
+/// text, about 9.5 px a character) so that they stay inside the picture and off each
+/// other and off the points: a convoy's checkpoints can be a few miles apart, and a
+/// north–south route leaves little room beside it.
+package enum RouteLabels {
+    package static let characterWidth = 9.5
+    /// From a point's centre to its label.
+    package static let gap = 15.0
+    /// How far a label moves up or down when it cannot sit level with its point.
+    package static let step = 20.0
+
+    package struct Placement: Equatable {
+        package var onLeft: Bool
+        /// Vertical offset of the label from its point.
+        package var dy: Double
+    }
+
+    package static func textWidth(_ name: String) -> Double { Double(name.count) * characterWidth }
+
+    /// How far to move a drawing sideways so that its names, written to the right of their
+    /// points, fit in the picture: centred with them, while every point stays inside the
+    /// margins (a drawing as wide as the picture does not move).
+    package static func horizontalShift(xs: [Double], names: [String], width: Double, margin: Double) -> Double {
+        guard xs.count > 1, let left = xs.min(), let rightmostPoint = xs.max() else { return 0 }
+        let right = zip(xs, names).map { $0 + gap + textWidth($1) }.max()!
+        let centred = (width - (right - left)) / 2 - left
+        return min(max(centred, margin - left), width - margin - rightmostPoint)
+    }
+
+    /// One placement per point, in route order: each label takes the cheapest of six
+    /// spots (level, above or below, on either side), its preferred side first on a tie.
+    /// Runs for every trip page, so it allocates nothing per spot tried.
+    package static func place(names: [String], points: [(x: Double, y: Double)], width: Double, height: Double) -> [Placement] {
+        let markers = points.map { Box(minX: $0.x - 11, maxX: $0.x + 11, minY: $0.y - 11, maxY: $0.y + 11) }
+        var placed: [Box] = []
+        placed.reserveCapacity(points.count)
+        var placements: [Placement] = []
+        for (index, point) in points.enumerated() {
+            let preferLeft = point.x > width * 0.6
+            let textWidth = textWidth(names[index])
+            var best = Placement(onLeft: preferLeft, dy: 0), bestBox = box(best, at: point, textWidth: textWidth)
+            var bestCost = Double.infinity
+            for onLeft in [preferLeft, !preferLeft] {
+                for dy in [0, -step, step] {
+                    let placement = Placement(onLeft: onLeft, dy: dy)
+                    let label = box(placement, at: point, textWidth: textWidth)
+                    var cost = label.outside(width: width, height: height) * 20 + label.lengthCrossed(by: points) * 10
+                    for other in placed { cost += label.overlap(other) }
+                    for (other, marker) in markers.enumerated() where other != index { cost += label.overlap(marker) }
+                    // Strictly cheaper only: on a tie the earlier spot stays.
+                    if cost < bestCost { (best, bestBox, bestCost) = (placement, label, cost) }
+                }
+            }
+            placed.append(bestBox)
+            placements.append(best)
+        }
+        return placements
+    }
+
+    package static func box(_ placement: Placement, at point: (x: Double, y: Double), textWidth: Double) -> Box {
+        let y = point.y + placement.dy
+        return placement.onLeft
+            ? Box(minX: point.x - gap - textWidth, maxX: point.x - gap, minY: y - 11, maxY: y + 9)
+            : Box(minX: point.x + gap, maxX: point.x + gap + textWidth, minY: y - 11, maxY: y + 9)
+    }
+
+    package struct Box {
+        package let minX, maxX, minY, maxY: Double
+
+        /// Length outside the picture.
+        package func outside(width: Double, height: Double) -> Double {
+            max(0, -minX) + max(0, maxX - width) + max(0, -minY) + max(0, maxY - height)
+        }
+
+        /// The area shared with another box.
+        package func overlap(_ other: Box) -> Double {
+            max(0, min(maxX, other.maxX) - max(minX, other.minX)) * max(0, min(maxY, other.maxY) - max(minY, other.minY))
+        }
+
+        /// How much of the route line, through `points` in order, runs across the box
+        /// (each segment clipped to it, Liang–Barsky).
+        package func lengthCrossed(by points: [(x: Double, y: Double)]) -> Double {
+            var total = 0.0
+            for index in points.indices.dropFirst() {
+                let a = points[index - 1], b = points[index]
+                let dx = b.x - a.x, dy = b.y - a.y
+                var range = (enter: 0.0, leave: 1.0)
+                guard Self.clip(-dx, a.x - minX, &range), Self.clip(dx, maxX - a.x, &range),
+                      Self.clip(-dy, a.y - minY, &range), Self.clip(dy, maxY - a.y, &range),
+                      range.enter < range.leave else { continue }
+                total += (range.leave - range.enter) * (dx * dx + dy * dy).squareRoot()
+            }
+            return total
+        }
+
+        /// Narrows a segment's parameter range to one side of the box; false when the
+        /// segment lies wholly outside that side.
+        package static func clip(_ p: Double, _ q: Double, _ range: inout (enter: Double, leave: Double)) -> Bool {
+            if p == 0 { return q >= 0 }
+            if p < 0 { range.enter = max(range.enter, q / p) } else { range.leave = min(range.leave, q / p) }
+            return true
+        }
+    }
+}

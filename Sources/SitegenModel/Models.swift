@@ -1,0 +1,155 @@
+import Foundation
+import SitegenCore
+
+/// A poll's 6-character share code; it becomes a URL path segment, so only the app's
+/// unambiguous alphabet is accepted.
+public struct ShareCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public static let alphabet = Set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    public let value: String
+
+    public init?(_ text: String) {
+        let upper = text.uppercased()
+        guard upper.count == 6, upper.allSatisfy({ Self.alphabet.contains($0) }) else { return nil }
+        value = upper
+    }
+
+    public var description: String { value }
+    public static func < (a: ShareCode, b: ShareCode) -> Bool { a.value < b.value }
+}
+
+public struct TripPreferences: Sendable, Equatable {
+    public var startDate: Date
+    public var endDate: Date
+    public var sports: [String]
+
+    package init(startDate: Date, endDate: Date, sports: [String]) {
+        self.startDate = startDate
+        self.endDate = endDate
+        self.sports = sports
+    }
+}
+
+public struct Stop: Sendable, Equatable {
+    public var city: String
+    public var state: String
+    public var latitude: Double
+    public var longitude: Double
+    public var arrivalDate: Date
+    public var departureDate: Date
+    public var games: [String]
+
+    package init(city: String, state: String, latitude: Double, longitude: Double, arrivalDate: Date,
+                 departureDate: Date, games: [String]) {
+        self.city = city
+        self.state = state
+        self.latitude = latitude
+        self.longitude = longitude
+        self.arrivalDate = arrivalDate
+        self.departureDate = departureDate
+        self.games = games
+    }
+}
+
+public struct TravelSegment: Sendable, Equatable {
+    /// Normalised: upper-case when it is a UUID, so anchors match case-insensitively.
+    public var id: String
+    public var fromCity: String
+    public var toCity: String
+    public var distanceMeters: Double
+    public var durationSeconds: Double
+    public var departureDate: Date?
+
+    package init(id: String, fromCity: String, toCity: String, distanceMeters: Double, durationSeconds: Double,
+                 departureDate: Date?) {
+        self.id = id
+        self.fromCity = fromCity
+        self.toCity = toCity
+        self.distanceMeters = distanceMeters
+        self.durationSeconds = durationSeconds
+        self.departureDate = departureDate
+    }
+}
+
+public struct Trip: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var preferences: TripPreferences
+    public var stops: [Stop]
+    public var travelSegments: [TravelSegment]
+    public var totalGames: Int
+    public var totalDistanceMeters: Double
+    public var totalDrivingSeconds: Double
+    public var notes: String?
+
+    package init(id: UUID, name: String, preferences: TripPreferences, stops: [Stop],
+                 travelSegments: [TravelSegment], totalGames: Int, totalDistanceMeters: Double,
+                 totalDrivingSeconds: Double, notes: String?) {
+        self.id = id
+        self.name = name
+        self.preferences = preferences
+        self.stops = stops
+        self.travelSegments = travelSegments
+        self.totalGames = totalGames
+        self.totalDistanceMeters = totalDistanceMeters
+        self.totalDrivingSeconds = totalDrivingSeconds
+        self.notes = notes
+    }
+
+    public var miles: Double { totalDistanceMeters / Formatting.metersPerMile }
+
+    /// Distinct (city, state) pairs, in travel order.
+    public var distinctCities: [String] {
+        var seen = Set<String>()
+        var cities: [String] = []
+        for stop in stops {
+            let key = "\(stop.city.lowercased())|\(stop.state.lowercased())"
+            if seen.insert(key).inserted { cities.append(stop.city) }
+        }
+        return cities
+    }
+}
+
+public struct Poll: Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var shareCode: ShareCode
+    public var trips: [Trip]
+    public var createdAt: Date
+    public var modifiedAt: Date
+    public var description: String?
+    public var source: SourceRef
+
+    package init(id: UUID, title: String, shareCode: ShareCode, trips: [Trip], createdAt: Date,
+                 modifiedAt: Date, description: String?, source: SourceRef) {
+        self.id = id
+        self.title = title
+        self.shareCode = shareCode
+        self.trips = trips
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+        self.description = description
+        self.source = source
+    }
+}
+
+/// One ballot. `voterId` is private: it is used only to keep one ballot per voter.
+public struct Vote: Sendable, Equatable {
+    public var id: UUID
+    public var pollId: UUID
+    public var voterId: String
+    public var rankings: [Int]
+    public var votedAt: Date
+    public var modifiedAt: Date
+    public var source: SourceRef
+
+    package init(id: UUID, pollId: UUID, voterId: String, rankings: [Int], votedAt: Date, modifiedAt: Date,
+                 source: SourceRef) {
+        self.id = id
+        self.pollId = pollId
+        self.voterId = voterId
+        self.rankings = rankings
+        self.votedAt = votedAt
+        self.modifiedAt = modifiedAt
+        self.source = source
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import SitegenCore
+
+/// A set of candidate trips from the planner, in its recommended order (SPEC §3.6),
+/// published at `/options/SLUG/`.
+public struct TripOptionSet: Sendable, Equatable {
+    /// The export's own id, when it has one; the slug is derived from it.
+    public var id: String?
+    public var title: String
+    public var generatedAt: Date?
+    /// In the planner's recommended order.
+    public var trips: [Trip]
+    /// The URL segment; see `OptionSetSlug`.
+    public var slug: String
+    public var source: SourceRef
+
+    package init(id: String?, title: String, generatedAt: Date?, trips: [Trip], slug: String, source: SourceRef) {
+        self.id = id
+        self.title = title
+        self.generatedAt = generatedAt
+        self.trips = trips
+        self.slug = slug
+        self.source = source
+    }
+
+    public var path: String { "options/\(slug)/" }
+}
