@@ -56,6 +56,15 @@ let package = Package(
             // The built-in tip catalog, compiled into the binary so an installed sitegen needs no data files.
             resources: [.embedInCode("Resources/tips.json")]
         ),
+        // `sitegen init`: the starter site in StarterSite/, compiled into the binary so an installed
+        // sitegen needs no repository. Its Templates and sample exports are symlinks to the
+        // repository's own files (SwiftPM follows them), so there is no copy to keep in sync.
+        // `.embedInCode` names each file by its bare name: two files of one name are a build error.
+        .target(
+            name: "SitegenInit",
+            dependencies: ["SitegenKit"],
+            resources: [.embedInCode("StarterSite")]
+        ),
         // The preview server of `sitegen serve`, kept out of SitegenKit so the library stays server-free.
         .target(
             name: "SitegenServe",
@@ -73,6 +82,7 @@ let package = Package(
             dependencies: [
                 "SitegenKit",
                 "SitegenServe",
+                "SitegenInit",
                 "CHeap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -82,6 +92,7 @@ let package = Package(
             dependencies: [
                 "SitegenKit",
                 "SitegenServe",
+                "SitegenInit",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -1240,7 +1240,7 @@ def write_all():
         cloudkit_dump([poll1], "TripPoll", dates=("createdAt", "modifiedAt"), data=("tripSnapshots",)))
     put("polls/summer-2026-polls.json", [poll2, poll3])
 
-    put("votes/midwest-ballpark-swing.json",
+    put("votes/midwest-ballpark-swing-votes.json",
         cloudkit_dump(votes_poll1(), "PollVote", dates=("votedAt", "modifiedAt"), data=("rankings",), references=("pollId",)))
     put("votes/texas-southwest.json", votes_poll2())
     put("votes/northeast-rivalries.json", votes_poll3())

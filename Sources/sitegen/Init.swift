@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SitegenInit
 import SitegenKit
 
 struct Init: ParsableCommand {
