@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SitegenKit
 
-@Suite("Convoy rules: seats, who needs a seat, readiness, warnings (SPEC §4.4)")
+@Suite("Convoy rules: seats, who needs a seat, readiness, warnings (docs/rules.md)")
 struct ConvoyRulesTests {
     static var people: [[String: Any]] { [
         ["id": "p-owner", "displayName": "Olive", "role": "owner", "status": "joined"],

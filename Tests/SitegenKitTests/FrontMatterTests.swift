@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SitegenKit
 
-@Suite("Front matter of Markdown pages (SPEC §2 pages)")
+@Suite("Front matter of Markdown pages (docs/site-config.md)")
 struct FrontMatterTests {
     func parse(_ text: String) throws(FrontMatterError) -> FrontMatterDocument {
         try FrontMatterParser.parse(text, file: "Pages/about.md")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SitegenKit
 
-@Suite("Markdown pages: /SLUG/ from the pages folder (SPEC §2, §5)")
+@Suite("Markdown pages: /SLUG/ from the pages folder (docs/site-config.md)")
 struct MarkdownPagesTests {
     let source = InputFile(path: "Pages/x.md", sha256: "")
 

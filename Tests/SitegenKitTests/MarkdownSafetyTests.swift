@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SitegenKit
 
-@Suite("Markdown from exports is safe and bounded (SPEC §6)")
+@Suite("Markdown from exports is safe and bounded (docs/robustness.md)")
 struct MarkdownSafetyTests {
     @Test("Raw HTML is omitted and tagfilter is on", arguments: [
         "<script>alert(1)</script>",

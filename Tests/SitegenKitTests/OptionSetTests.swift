@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SitegenKit
 
-@Suite("Trip-option sets (SPEC §3.6)")
+@Suite("Trip-option sets (docs/exports.md)")
 struct OptionSetTests {
     let decoder = ExportDecoder(dates: ExportDateReader(timeZone: TimeZone(identifier: "America/Chicago")!, numericDates: .reference))
 

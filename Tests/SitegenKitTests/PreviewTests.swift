@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SitegenKit
 
-@Suite("Link preview images (SPEC §8)")
+@Suite("Link preview images (docs/pages.md)")
 struct PreviewTests {
     static func published(_ names: [String], _ rankings: [[Int]], minBallots: Int = 3, title: String = "Poll") -> PublishedPoll {
         var poll = Sample.poll(names)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SitegenKit
 
-@Suite("Planning tips (SPEC §4.5)")
+@Suite("Planning tips (docs/rules.md)")
 struct TipsTests {
     let catalog = TipCatalog.builtIn()
 

@@ -1,6 +1,6 @@
 import Foundation
 
-// MARK: Convoys (SPEC §3.7)
+// MARK: Convoys (docs/exports.md)
 
 extension ExportDecoder {
     /// More seats than this is a corrupt export, not a vehicle.

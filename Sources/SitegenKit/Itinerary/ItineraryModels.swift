@@ -1,6 +1,6 @@
 import Foundation
 
-/// A game from the catalog (SPEC §3.4).
+/// A game from the catalog (docs/exports.md, "Games").
 public struct Game: Sendable, Equatable {
     public var id: String
     public var sport: String
@@ -14,7 +14,7 @@ public struct Game: Sendable, Equatable {
     public var source: SourceRef
 }
 
-/// A personal item the organiser added to a trip (SPEC §3.5).
+/// A personal item the organiser added to a trip (docs/exports.md, "Custom itinerary items").
 public struct CustomItem: Sendable, Equatable {
     public enum Category: String, Sendable, CaseIterable {
         case restaurant, hotel, activity, note

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A set of candidate trips from the planner, in its recommended order (SPEC §3.6),
+/// A set of candidate trips from the planner, in its recommended order (docs/exports.md, "Trip-option sets"),
 /// published at `/options/SLUG/`.
 public struct TripOptionSet: Sendable, Equatable {
     /// The export's own id, when it has one; the slug is derived from it.
@@ -17,7 +17,7 @@ public struct TripOptionSet: Sendable, Equatable {
 }
 
 extension ExportDecoder {
-    // MARK: Trip-option sets (SPEC §3.6)
+    // MARK: Trip-option sets (docs/exports.md)
 
     /// Decodes an option set; its slug is derived from the id, else the title, and is empty
     /// when neither gives one (`OptionSetSlug.settle` then numbers it).

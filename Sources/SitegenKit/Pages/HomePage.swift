@@ -1,6 +1,6 @@
 import Foundation
 
-/// `/`: the site's title and description and what it holds (SPEC §5).
+/// `/`: the site's title and description and what it holds (docs/pages.md, "Home").
 enum HomePage {
     static let templates = ["home"]
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `/trips/ID/` and `/polls/CODE/trips/N/` with their `calendar.ics` (SPEC §4.3, §5).
+/// `/trips/ID/` and `/polls/CODE/trips/N/` with their `calendar.ics` (docs/rules.md, "Itinerary timelines").
 enum ItineraryPages {
     static let templates = ["itinerary"]
 
