@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SITEGEN_DEBUG = .build/debug/sitegen
 
-.PHONY: deps site test check-html embed clean
+.PHONY: deps site test check-html clean
 
 deps:
 	@scripts/install-deps.sh
@@ -24,10 +24,6 @@ test: deps
 	scripts/lint-workflows.sh
 	scripts/check-hostile.sh $(SITEGEN_DEBUG)
 	$(SWIFT) test --skip-build
-
-## After changing Templates/ (or the sample exports `sitegen init` copies): re-embed them in the binary.
-embed:
-	scripts/embed-default-site.py
 
 clean:
 	rm -rf .build Output

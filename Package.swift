@@ -79,6 +79,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // `sitegen init`: the starter site in StarterSite/, compiled into the binary so an installed
+        // sitegen needs no repository. Its Templates and sample exports are symlinks to the
+        // repository's own files (SwiftPM follows them), so there is no copy to keep in sync.
+        // `.embedInCode` names each file by its bare name: two files of one name are a build error.
+        .target(
+            name: "SitegenInit",
+            dependencies: ["SitegenKit"],
+            resources: [.embedInCode("StarterSite")]
+        ),
         // The preview server of `sitegen serve`, kept out of SitegenKit so the library stays server-free.
         .target(
             name: "SitegenServe",
@@ -100,6 +109,7 @@ let package = Package(
                 "SitegenInput",
                 "SitegenKit",
                 "SitegenServe",
+                "SitegenInit",
                 "CHeap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -112,6 +122,7 @@ let package = Package(
                 "SitegenInput",
                 "SitegenKit",
                 "SitegenServe",
+                "SitegenInit",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -6,7 +6,7 @@
 Writes
   OUT_DIR/sitegen/   site.yml + Data/ with N polls (5 trips, 10 ballots each, ~1.5 KB of
                      Markdown with a GFM table), N/10 itineraries with custom items, a game
-                     catalog and N/100 option sets of 20 trips (SPEC §3);
+                     catalog and N/100 option sets of 20 trips (docs/exports.md);
   OUT_DIR/hugo/      a Hugo site with one content page for every HTML page sitegen makes
                      of the corpus, each holding the Markdown sitegen renders on that page,
                      plus the same results.json / calendar.ics files (Hugo output formats);
@@ -36,7 +36,7 @@ ITINERARIES_PER_FILE = 10
 TRIPS_PER_POLL = 5
 BALLOTS_PER_POLL = 10
 TRIPS_PER_OPTION_SET = 20
-# The grouped views of SPEC §4.2, in sitegen's order (TripView.allCases).
+# The trip views of docs/rules.md, in sitegen's order (TripView.allCases).
 VIEWS = ["recommended", "most-cities", "most-games", "least-games", "most-miles", "least-miles", "best-efficiency"]
 REFERENCE_EPOCH = dt.datetime(2001, 1, 1, tzinfo=dt.timezone.utc)
 
@@ -119,7 +119,7 @@ class Corpus:
         # (team, date) -> game
         self.game_on = {(g["homeTeam"], g["date"]): g for g in self.games}
 
-    # ---- game catalog (SPEC §3.4) ----
+    # ---- game catalog (docs/exports.md) ----
 
     def make_catalog(self):
         rng = self.rng
@@ -152,7 +152,7 @@ class Corpus:
     def public_game(game):
         return {k: v for k, v in game.items() if k != "date"}
 
-    # ---- trips (SPEC §3.3) ----
+    # ---- trips (docs/exports.md) ----
 
     def make_trip(self, name_hint: str, with_notes: bool):
         rng = self.rng
@@ -216,7 +216,7 @@ class Corpus:
     def trip_name(self) -> str:
         return f"{self.rng.choice(ADJECTIVES)} {self.rng.choice(NOUNS)}"
 
-    # ---- polls (SPEC §3.1) and ballots (SPEC §3.2) ----
+    # ---- polls and ballots (docs/exports.md) ----
 
     def share_code(self) -> str:
         while True:
@@ -261,7 +261,7 @@ class Corpus:
         modified = created + dt.timedelta(minutes=rng.randint(0, 60 * 24 * 5))
         poll_id = rng_uuid(rng)
         snapshots = trips
-        if index % 2 == 1:  # CloudKit stores Data fields as base64 bytes (SPEC §3)
+        if index % 2 == 1:  # CloudKit stores Data fields as base64 bytes (docs/exports.md)
             snapshots = base64.b64encode(json.dumps(trips, separators=(",", ":")).encode()).decode()
         poll = {
             "id": poll_id,
@@ -291,7 +291,7 @@ class Corpus:
             })
         return poll, trips, votes
 
-    # ---- itineraries: {trip, games, customItems} (SPEC §3.3–3.5) ----
+    # ---- itineraries: {trip, games, customItems} (docs/exports.md) ----
 
     def make_itinerary(self):
         rng = self.rng

@@ -1,6 +1,6 @@
 // swift-tools-version:5.4
 // libFuzzer targets for sitegen (see docs/fuzzing.md). Tools version 5.4 on purpose:
-// newer ones fail to link `-parse-as-library` with `-sanitize=fuzzer` (FINDINGS).
+// newer ones fail to link `-parse-as-library` with `-sanitize=fuzzer` (docs/fuzzing.md).
 import PackageDescription
 
 let package = Package(

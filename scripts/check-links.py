@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the links of a built site as a visitor would follow them (SPEC §5): every
+"""Checks the links of a built site as a visitor would follow them (docs/pages.md, "Every page"): every
 internal link and resource of every page leads to a file of the site, every "#anchor"
 names an element of its page, and every file can be reached from index.html by
 following links. Python's standard library only.

@@ -5,7 +5,7 @@ Usage:  python3 scripts/make-sample-data.py
 
 Rewrites Data/{polls,votes,trips,items,games,options,convoys} from scratch
 (nothing else under Data/ is touched), then reads every written file back and
-checks it against SPEC.md sections 3 and 4. Output is byte-for-byte
+checks it against docs/exports.md and docs/rules.md. Output is byte-for-byte
 deterministic: there is no randomness, and every "random-looking" value (UUIDs,
 private ids, version hashes, distance factors) is a SHA-256 of a fixed name.
 Python 3 standard library only.
@@ -33,7 +33,7 @@ local date: mlb-YYYY-MM-DD-away-home.
 Distances: great-circle distance x a per-leg factor in [1.16, 1.26];
 durations: that distance at a per-leg average speed in [93, 103] km/h.
 
-Expected Borda points (SPEC 4.1; N trips: position p earns N - p + 1 points).
+Expected Borda points (docs/rules.md; N trips: position p earns N - p + 1 points).
 The script recomputes these from the written files and fails if they differ.
 
   Poll 1 "Midwest Ballpark Swing — June" (share code MW6BPS), 4 trips,
@@ -919,7 +919,7 @@ CLOUDKIT_ID_KEYS = {"TripPoll": ("id", "pollId"), "PollVote": ("id", "voteId"), 
 
 
 def cloudkit_dump(records, record_type, dates=(), data=(), references=()):
-    """Records as CloudKit Web Services' records/query returns them (SPEC §3): each field
+    """Records as CloudKit Web Services' records/query returns them (docs/exports.md): each field
     as {value, type}; dates as TIMESTAMP milliseconds; Data fields as BYTES (base64);
     references as REFERENCE; the id only as recordName (sitegen reads it as the id)."""
     id_keys = CLOUDKIT_ID_KEYS[record_type]
@@ -1240,7 +1240,7 @@ def write_all():
         cloudkit_dump([poll1], "TripPoll", dates=("createdAt", "modifiedAt"), data=("tripSnapshots",)))
     put("polls/summer-2026-polls.json", [poll2, poll3])
 
-    put("votes/midwest-ballpark-swing.json",
+    put("votes/midwest-ballpark-swing-votes.json",
         cloudkit_dump(votes_poll1(), "PollVote", dates=("votedAt", "modifiedAt"), data=("rankings",), references=("pollId",)))
     put("votes/texas-southwest.json", votes_poll2())
     put("votes/northeast-rivalries.json", votes_poll3())
@@ -1306,7 +1306,7 @@ def as_list(value):
 
 
 def borda(n, ballots):
-    """SPEC 4.1. ballots: [{id, voter, rankings, votedAt, modifiedAt}]."""
+    """docs/rules.md, "Ballots". ballots: [{id, voter, rankings, votedAt, modifiedAt}]."""
     latest = {}
     for b in ballots:
         key = (b["modifiedAt"], b["votedAt"], b["id"].upper())

@@ -3,7 +3,7 @@ import Foundation
 /// The live-reload script of `sitegen serve`.
 ///
 /// It is added to HTML responses as they are served and never written to the output folder:
-/// the built site stays free of JavaScript (SPEC §5). The page polls the build token and
+/// the built site stays free of JavaScript (docs/pages.md, "Every page"). The page polls the build token and
 /// reloads when a successful rebuild has changed it.
 public enum ReloadHook {
     /// Answers the current build token as plain text.

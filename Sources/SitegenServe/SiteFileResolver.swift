@@ -79,7 +79,7 @@ public struct SiteFileResolver: Sendable {
     }
 }
 
-/// Content types for the files a sitegen site contains (SPEC §5), by file name extension.
+/// Content types for the files a sitegen site contains (README.md, "What the pages show"), by file name extension.
 public enum ContentType {
     public static let html = "text/html; charset=utf-8"
     public static let plainText = "text/plain; charset=utf-8"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SitegenCore
+import SitegenInit
 import SitegenKit
 
 struct Init: ParsableCommand {

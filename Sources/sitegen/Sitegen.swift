@@ -13,7 +13,7 @@ struct Sitegen: ParsableCommand {
         subcommands: [Build.self, Check.self, Serve.self, Init.self]
     )
 
-    /// SPEC §7 exit statuses: 0 built, 1 input errors, 2 usage or config error, 3 I/O failure.
+    /// Exit statuses (README.md, "Using it"): 0 built, 1 input errors, 2 usage or config error, 3 I/O failure.
     static func main() {
         sitegen_return_freed_memory()
         do {

@@ -7,7 +7,7 @@ import Testing
 
 /// Exports written the way the app writes them: CloudKit records dumps, the seed models'
 /// field names, Swift's JSONEncoder defaults — not shaped for sitegen's own fixtures.
-@Suite("Exports as the app writes them (SPEC §3)")
+@Suite("Exports as the app writes them (docs/exports.md)")
 struct AppExportTests {
     let chicago = TimeZone(identifier: "America/Chicago")!
 

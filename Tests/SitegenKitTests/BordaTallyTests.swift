@@ -34,7 +34,7 @@ enum Sample {
     }
 }
 
-@Suite("Borda count (SPEC §4.1)")
+@Suite("Borda count (docs/rules.md)")
 struct BordaTallyTests {
     @Test("A ballot keeps its rankings exactly, packed into a word or, beyond 16 trips or indices 0–15, as a list",
           arguments: [[], [0], [3, 1, 0, 2], Array(0..<16).reversed(), [15, 15, 15], Array(0..<17), [16, 0], [-1, 0], [0, 1 << 40]])
@@ -63,7 +63,7 @@ struct BordaTallyTests {
         Dictionary(uniqueKeysWithValues: results.standings.map { ($0.trip, $0.points) })
     }
 
-    @Test("SPEC example: 3 trips, 4 voters gives A 9, B 10, C 5 and B wins")
+    @Test("The worked example of docs/rules.md: 3 trips, 4 voters gives A 9, B 10, C 5 and B wins")
     func specExample() {
         // A: 1st,1st,2nd,3rd  B: 2nd,2nd,1st,1st  C: 3rd,3rd,3rd,2nd
         let votes = Sample.ballots([[0, 1, 2], [0, 1, 2], [1, 0, 2], [1, 2, 0]])

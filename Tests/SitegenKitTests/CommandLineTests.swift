@@ -42,7 +42,7 @@ struct SitegenProcess {
     }
 }
 
-@Suite("Command line (SPEC §7)", .serialized)
+@Suite("Command line (README.md)", .serialized)
 struct CommandLineTests {
     func goldenSite() throws -> TemporarySite {
         let site = try TemporarySite()

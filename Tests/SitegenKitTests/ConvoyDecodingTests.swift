@@ -82,7 +82,7 @@ struct ConvoyExample {
     }
 }
 
-@Suite("Reading convoy exports (SPEC §3.7)")
+@Suite("Reading convoy exports (docs/exports.md)")
 struct ConvoyDecodingTests {
     @Test("A convoy: upper-cased UUID id, checkpoints by order, seats resolved to people, leader, route, dates")
     func convoy() throws {

@@ -41,7 +41,7 @@ struct ConvoySite {
     }
 }
 
-@Suite("Convoy pages (SPEC §4.4, §5)")
+@Suite("Convoy pages (docs/rules.md, docs/pages.md)")
 struct ConvoyPageTests {
     static let privateFixture = Repository.fixtures.appendingPathComponent("convoys/private-ids.json")
 

@@ -3,7 +3,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("Convoy rules: seats, who needs a seat, readiness, warnings (SPEC §4.4)")
+@Suite("Convoy rules: seats, who needs a seat, readiness, warnings (docs/rules.md)")
 struct ConvoyRulesTests {
     static var people: [[String: Any]] { [
         ["id": "p-owner", "displayName": "Olive", "role": "owner", "status": "joined"],

@@ -5,7 +5,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("Reading exports (SPEC §3)")
+@Suite("Reading exports (docs/exports.md)")
 struct ExportDecodingTests {
     let chicago = TimeZone(identifier: "America/Chicago")!
 
@@ -111,7 +111,7 @@ struct ExportDecodingTests {
         #expect(aliased == plain)
     }
 
-    @Test("Wrong rankings type gives the SPEC's message")
+    @Test("Wrong rankings type gives the message README.md shows")
     func rankingsMessage() throws {
         let decoder = ExportDecoder(dates: reader())
         let error = #expect(throws: FieldError.self) {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The golden site as friends read it: itineraries reachable from the home page, a poll's
-/// trip that is also a saved itinerary, and a poll nobody has voted in (SPEC §5).
+/// trip that is also a saved itinerary, and a poll nobody has voted in (docs/rules.md).
 @Suite("What friends see: itineraries, poll trips, the empty poll")
 struct FriendsViewTests {
     static let savedTrip = "trips/11111111-1111-1111-1111-111111111111/"
@@ -83,7 +83,7 @@ struct FriendsViewTests {
         #expect(names == ["../../polls/X7K9M2/trips/1/\">A: Chicago &amp; Milwaukee", "../../polls/X7K9M2/trips/2/\">B: St. Louis",
                           "../../polls/X7K9M2/trips/3/\">C: Kansas City"])
         #expect(page.contains("<ul class=\"results\">"))
-        // results.json keeps the SPEC's shape: every trip at 0 points is rank 1 and tied
+        // results.json keeps its usual shape: every trip at 0 points is rank 1 and tied
         // (competition ranking), share 0, no breakdown; voters 0 says nobody voted.
         let json = try JSONSerialization.jsonObject(with: Data(try #require(tree["polls/X7K9M2/results.json"]).utf8)) as! [String: Any]
         #expect(json["voters"] as? Int == 0)

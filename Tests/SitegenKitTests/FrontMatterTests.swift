@@ -3,7 +3,7 @@ import Foundation
 @testable import SitegenKit
 import Testing
 
-@Suite("Front matter of Markdown pages (SPEC §2 pages)")
+@Suite("Front matter of Markdown pages (docs/site-config.md)")
 struct FrontMatterTests {
     func parse(_ text: String) throws(FrontMatterError) -> FrontMatterDocument {
         try FrontMatterParser.parse(text, file: "Pages/about.md")

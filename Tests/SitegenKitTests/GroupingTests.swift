@@ -18,7 +18,7 @@ enum GroupingSample {
              totalDistanceMeters: miles * Formatting.metersPerMile, totalDrivingSeconds: 0, notes: nil)
     }
 
-    /// The boundaries of SPEC §4.2: 0, 499.9, 500, 1999.99 and 2000 miles; 0 and 1 games;
+    /// The boundaries of docs/rules.md, "Trip views": 0, 499.9, 500, 1999.99 and 2000 miles; 0 and 1 games;
     /// one city, a city visited twice, and two cities of one name in different states.
     static let boundary: [Trip] = [
         trip("Zero", miles: 0, games: 0),
@@ -46,14 +46,14 @@ enum GroupingSample {
     }
 }
 
-@Suite("Grouped trip views (SPEC §4.2)")
+@Suite("Grouped trip views (docs/rules.md)")
 struct GroupingTests {
     typealias Section = GroupingSample.Section
     let trips = GroupingSample.boundary
 
     func shown(_ view: TripView) -> [Section] { GroupingSample.shown(view, trips) }
 
-    @Test("View names are the URL segments of SPEC §5, in tab order")
+    @Test("View names are the URL segments of docs/rules.md, in tab order")
     func viewNames() {
         #expect(TripView.allCases.map(\.rawValue) == [
             "recommended", "most-cities", "most-games", "least-games", "most-miles", "least-miles", "best-efficiency",

@@ -7,7 +7,7 @@ import Testing
 /// Seven places in a row: more than one Google Maps link takes.
 private let sevenPoints = (0..<7).map { RoutePoint(name: "P\($0)", latitude: 40 + Double($0) / 10, longitude: -90 - Double($0) / 100) }
 
-@Suite("Directions links (SPEC §8)")
+@Suite("Directions links (docs/rules.md)")
 struct RouteHandoffTests {
     @Test("Coordinates are plain decimals of at most 6 places, never an exponent or a negative zero",
           arguments: [(41.95, "41.95"), (-87.66, "-87.66"), (0, "0"), (0.0000004, "0"), (-0.0000004, "0"),
@@ -104,7 +104,7 @@ struct RouteHandoffTests {
     }
 }
 
-@Suite("GPX route files (SPEC §8)")
+@Suite("GPX route files (docs/rules.md)")
 struct GPXFileTests {
     @Test("A small trip's route.gpx, byte for byte")
     func smallTrip() {
@@ -150,7 +150,7 @@ struct GPXFileTests {
     }
 }
 
-@Suite("Calendar subscriptions (SPEC §8)")
+@Suite("Calendar subscriptions (docs/rules.md)")
 struct CalendarSubscriptionTests {
     @Test("webcal:// is the file's address under another scheme; Google's link carries it percent-encoded")
     func links() throws {
@@ -193,7 +193,7 @@ struct CalendarSubscriptionTests {
     }
 }
 
-@Suite("Convoy directions and GPX (SPEC §8)")
+@Suite("Convoy directions and GPX (docs/rules.md)")
 struct ConvoyHandoffTests {
     /// The example with coordinates on its checkpoints (one nested, as the app writes them).
     static func routed(checkpointNames: (String, String) = ("Wrigley Field", "Cheese Castle")) -> ConvoyExample {

@@ -1,26 +1,49 @@
 import Foundation
+import SitegenInit
 @testable import SitegenKit
 import Testing
 
 @Suite("sitegen init", .serialized)
 struct InitTests {
-    static let regenerate = "run `make embed` (scripts/embed-default-site.py) and commit Sources/SitegenKit/Init/DefaultSite+Generated.swift"
+    static let starterSite = Repository.root.appendingPathComponent("Sources/SitegenInit/StarterSite")
 
-    @Test("The embedded starter site matches Templates/ and the sample exports it was made from")
-    func embeddedFilesAreCurrent() throws {
-        let templates = Repository.root.appendingPathComponent("Templates")
-        let onDisk = try fileTree(templates).filter { !$0.key.split(separator: "/").contains { $0.hasPrefix(".") } }
-        let embeddedTemplates = DefaultSite.files.map(\.path).filter { $0.hasPrefix("Templates/") }
-        #expect(embeddedTemplates.sorted() == onDisk.keys.map { "Templates/" + $0 }.sorted(),
-                "Templates/ gained or lost files: \(Self.regenerate)")
-        // Every embedded template (and sample export) against its file, byte for byte.
-        for file in DefaultSite.files {
-            guard let source = file.source else { continue }
-            let current = try? Data(contentsOf: Repository.root.appendingPathComponent(source))
-            #expect(current == Data(file.bytes), "\(source) changed since it was embedded: \(Self.regenerate)")
+    @Test("sitegen init writes every file SwiftPM embeds from StarterSite/, each with its own bytes")
+    func everyEmbeddedFileIsWritten() throws {
+        let embedded = try Self.filesFollowingSymlinks(in: Self.starterSite)
+        let written = Dictionary(DefaultSite.files.map { ($0.path, Data($0.bytes)) }) { first, _ in first }
+        #expect(written.count == DefaultSite.files.count, "a path is listed twice")
+        let unlisted = Set(embedded.keys).subtracting(written.keys).sorted()
+        #expect(unlisted == [], "each file of StarterSite/ needs its line in DefaultSite.files (Sources/SitegenInit/DefaultSite.swift)")
+        #expect(Set(written.keys).subtracting(embedded.keys).sorted() == [])
+        // A line pairing a path with another file's bytes fails here.
+        for (path, bytes) in embedded where written[path] != nil {
+            #expect(written[path] == bytes, "\(path)")
         }
         #expect(DefaultSite.files.first?.path == "site.yml")
-        #expect(DefaultSite.files.filter { $0.source == nil }.count == 1, "only site.yml has no source file")
+        #expect(DefaultSite.files.filter { $0.path.hasPrefix("Data/") }.count == 8)
+    }
+
+    @Test("The starter site's templates are the repository's Templates/ itself, not a copy")
+    func templatesAreTheRepositorys() {
+        let link = Self.starterSite.appendingPathComponent("Templates")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == "../../../Templates")
+        #expect(link.resolvingSymlinksInPath().path == Repository.root.appendingPathComponent("Templates").resolvingSymlinksInPath().path)
+    }
+
+    /// The files below `folder` as SwiftPM embeds them: symlinks followed, hidden files skipped.
+    static func filesFollowingSymlinks(in folder: URL, prefix: String = "") throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            if isFolder.boolValue {
+                files.merge(try filesFollowingSymlinks(in: url, prefix: prefix + name + "/")) { first, _ in first }
+            } else {
+                files[prefix + name] = try Data(contentsOf: url)
+            }
+        }
+        return files
     }
 
     @Test("sitegen init DIR, then sitegen build --config DIR/site.yml, works")

@@ -58,7 +58,7 @@ enum ItinerarySample {
     }
 }
 
-@Suite("Itinerary timeline (SPEC §4.3)")
+@Suite("Itinerary timeline (docs/rules.md)")
 struct ItineraryTimelineTests {
     typealias S = ItinerarySample
 

@@ -5,7 +5,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("Markdown pages: /SLUG/ from the pages folder (SPEC §2, §5)")
+@Suite("Markdown pages: /SLUG/ from the pages folder (docs/site-config.md)")
 struct MarkdownPagesTests {
     let source = InputFile(path: "Pages/x.md", sha256: "")
 

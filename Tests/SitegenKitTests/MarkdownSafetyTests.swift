@@ -4,7 +4,7 @@ import Foundation
 @testable import SitegenKit
 import Testing
 
-@Suite("Markdown from exports is safe and bounded (SPEC §6)")
+@Suite("Markdown from exports is safe and bounded (docs/robustness.md)")
 struct MarkdownSafetyTests {
     @Test("Raw HTML is omitted and tagfilter is on", arguments: [
         "<script>alert(1)</script>",

@@ -5,7 +5,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("Trip-option pages (SPEC §5)")
+@Suite("Trip-option pages (docs/pages.md)")
 struct OptionPagesTests {
     static let fixture = Repository.fixtures.appendingPathComponent("options/site")
     static let views = TripView.allCases.map(\.rawValue)
@@ -59,7 +59,7 @@ struct OptionPagesTests {
         #expect(atBase.contains("<li><a href=\"../../options/boundary-set/\" aria-current=\"page\">Recommended</a></li>"))
     }
 
-    @Test("Each view shows the exact sections and trip order of SPEC §4.2 on boundary data", arguments: [
+    @Test("Each view shows the exact sections and trip order of docs/rules.md on boundary data", arguments: [
         ("recommended", [], ["Zero", "Under", "Five", "Almost", "Two", "Idle", "Home &lt;Stand&gt;"]),
         ("most-cities", ["3 cities", "2 cities", "1 city"], ["Two", "Five", "Almost", "Zero", "Under", "Idle", "Home &lt;Stand&gt;"]),
         ("most-games", ["3 games", "2 games", "1 game", "0 games"], ["Almost", "Two", "Home &lt;Stand&gt;", "Under", "Five", "Zero", "Idle"]),

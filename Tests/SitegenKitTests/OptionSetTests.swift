@@ -5,7 +5,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("Trip-option sets (SPEC §3.6)")
+@Suite("Trip-option sets (docs/exports.md)")
 struct OptionSetTests {
     let decoder = ExportDecoder(dates: ExportDateReader(timeZone: TimeZone(identifier: "America/Chicago")!, numericDates: .reference))
 

@@ -5,7 +5,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("Link preview images (SPEC §8)")
+@Suite("Link preview images (docs/pages.md)")
 struct PreviewTests {
     static func published(_ names: [String], _ rankings: [[Int]], minBallots: Int = 3, title: String = "Poll") -> PublishedPoll {
         var poll = Sample.poll(names)

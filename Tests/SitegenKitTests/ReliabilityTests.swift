@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// A build that fails — bad data, a full disk, a killed process — must leave the published
-/// site exactly as it was (SPEC §6, issue #7).
+/// site exactly as it was (docs/robustness.md, "Writing the site"; issue #7).
 @Suite("Failed builds never damage the output", .serialized)
 struct ReliabilityTests {
     func goldenSite() throws -> TemporarySite {

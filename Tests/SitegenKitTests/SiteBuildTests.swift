@@ -66,7 +66,7 @@ struct SiteBuildTests {
         }
     }
 
-    @Test("The SPEC's results.json fields for the example poll")
+    @Test("The results.json fields of docs/pages.md for the example poll")
     func resultsJSON() throws {
         let (_, tree) = try buildGolden()
         let json = try JSONSerialization.jsonObject(with: tree["polls/X7K9M2/results.json"]!) as! [String: Any]

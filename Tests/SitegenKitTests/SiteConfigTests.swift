@@ -4,7 +4,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("site.yml (SPEC §2)")
+@Suite("site.yml (docs/site-config.md)")
 struct SiteConfigTests {
     let file = URL(fileURLWithPath: "/sites/trips/site.yml")
 
@@ -30,7 +30,7 @@ struct SiteConfigTests {
         #expect(config.tips.file == nil)
     }
 
-    @Test("Every key of the SPEC's example is read")
+    @Test("Every key of docs/site-config.md is read")
     func fullExample() throws {
         let config = try SiteConfigLoader.parse("""
         title: Summer 2026 Road Trips

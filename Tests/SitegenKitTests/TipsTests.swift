@@ -5,7 +5,7 @@ import Foundation
 @testable import SitegenModel
 import Testing
 
-@Suite("Planning tips (SPEC §4.5)")
+@Suite("Planning tips (docs/rules.md)")
 struct TipsTests {
     let catalog = TipCatalog.builtIn()
 

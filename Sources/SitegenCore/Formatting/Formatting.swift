@@ -150,7 +150,7 @@ public struct Formatting: Sendable {
         return value < 0 ? "-" + result : result
     }
 
-    /// "1,234 mi". Whole miles are rounded down, as the distance groups of SPEC §4.2 are
+    /// "1,234 mi". Whole miles are rounded down, as the distance groups of docs/rules.md are
     /// cut: a 499.99 mi trip is under "0-500 mi" and must not read "500 mi".
     public static func miles(meters: Double) -> String {
         "\(grouped(Int((meters / Self.metersPerMile).rounded(.down)))) mi"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// JSON we publish (results.json, manifest.json): keys in the order we write them, so
-/// files read like the SPEC's examples and are byte-identical on every run.
+/// files read like the examples in docs/pages.md and are byte-identical on every run.
 public indirect enum JSONOutput: Sendable, Equatable {
     case null
     case bool(Bool)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// site.yml, resolved: every path absolute, every default applied (SPEC §2).
+/// site.yml, resolved: every path absolute, every default applied (docs/site-config.md).
 public struct SiteConfig: Sendable {
     public enum URLStyle: String, Sendable, CaseIterable {
         /// Links end in "/".
@@ -50,6 +50,6 @@ public struct SiteConfig: Sendable {
     public var inputs: Inputs
     public var minBallotsForBreakdown: Int
     public var tips: Tips
-    /// Link preview images (`previews: false` turns them off; SPEC §8).
+    /// Link preview images (`previews: false` turns them off; docs/pages.md, "Link previews").
     public var previews = true
 }

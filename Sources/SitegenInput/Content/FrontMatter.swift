@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 import Yams
 
-/// The YAML block between `---` lines at the top of a Markdown page (SPEC §2 `pages`).
+/// The YAML block between `---` lines at the top of a Markdown page (docs/site-config.md, "Markdown pages").
 public struct FrontMatter: Sendable, Equatable {
     public var title: String
     /// Plain text for the meta description and link previews.

@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 import SitegenModel
 
-// MARK: Convoys (SPEC §3.7)
+// MARK: Convoys (docs/exports.md)
 
 extension ExportDecoder {
     /// More seats than this is a corrupt export, not a vehicle.

@@ -2,11 +2,11 @@ import Foundation
 import SitegenCore
 import SitegenModel
 
-/// Turns JSON values into export records (SPEC §3), accepting every encoding the app
+/// Turns JSON values into export records (docs/exports.md), accepting every encoding the app
 /// produces and naming the exact field when something is wrong.
 public struct ExportDecoder: Sendable {
     public let dates: ExportDateReader
-    /// Longest Markdown field accepted; cmark-gfm 0.29 has super-linear cases (FINDINGS).
+    /// Longest Markdown field accepted; cmark-gfm 0.29 has super-linear cases (docs/libraries.md, "cmark-gfm").
     public static let maxMarkdownBytes = 64 * 1024
     /// Longest plain-text field accepted (titles, names).
     public static let maxTextBytes = 1024
@@ -34,7 +34,7 @@ public struct ExportDecoder: Sendable {
         locator?(field.node.offset) ?? enclosing
     }
 
-    // MARK: Polls and votes (SPEC §3.1, §3.2)
+    // MARK: Polls and votes (docs/exports.md)
 
     public func poll(_ field: JSONField, source: SourceRef) throws(FieldError) -> Poll {
         let fields = try record(field, .poll)
@@ -86,7 +86,7 @@ public struct ExportDecoder: Sendable {
         )
     }
 
-    // MARK: Trips (SPEC §3.3)
+    // MARK: Trips (docs/exports.md)
 
     public func trip(_ field: JSONField) throws(FieldError) -> Trip {
         let fields = try record(field, .trip)

@@ -4,7 +4,7 @@ import SitegenModel
 
 /// Decoding trip-option sets (docs/exports.md).
 extension ExportDecoder {
-    // MARK: Trip-option sets (SPEC §3.6)
+    // MARK: Trip-option sets (docs/exports.md)
 
     /// Decodes an option set; its slug is derived from the id, else the title, and is empty
     /// when neither gives one (`OptionSetSlug.settle` then numbers it).

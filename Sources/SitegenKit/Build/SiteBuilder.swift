@@ -3,7 +3,7 @@ import SitegenCore
 import SitegenInput
 import SitegenModel
 
-/// Why a build stopped, with the exit status of SPEC §7.
+/// Why a build stopped, with its exit status (README.md, "Using it").
 public enum BuildFailure: Error, Sendable {
     /// Bad export data (exit 1); the diagnostics are in the log.
     case inputErrors(count: Int)

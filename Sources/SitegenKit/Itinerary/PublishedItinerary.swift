@@ -18,7 +18,7 @@ public struct PublishedItinerary: Sendable {
     /// Catalog games of the trip, for its calendar file.
     public let games: [Game]
 
-    /// The games as a calendar file: published beside itinerary pages (SPEC §5); a poll's
+    /// The games as a calendar file: published beside itinerary pages (README.md, "What the pages show"); a poll's
     /// trip links to its itinerary's file when that trip is also exported as an itinerary.
     public let calendarPath: String?
     /// On a poll's trip, the same trip's itinerary page (`/trips/ID/`) when it is exported

@@ -6,7 +6,7 @@ import Foundation
 /// relative links survive. Images from other sites become their alt text (a page never
 /// loads anything from another site).
 ///
-/// cmark-gfm 0.29 is not thread-safe (FINDINGS: concurrent parses silently drop
+/// cmark-gfm 0.29 is not thread-safe (docs/libraries.md: concurrent parses silently drop
 /// extensions), so every call goes through one lock; it renders ~40 MB/s, so the lock
 /// is not the bottleneck.
 ///

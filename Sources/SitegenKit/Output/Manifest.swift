@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 import SitegenInput
 
-/// manifest.json: the record of what a published snapshot contains (SPEC §5).
+/// manifest.json: the record of what a published snapshot contains (docs/pages.md, "manifest.json").
 ///
 /// With `listPolls: false` a poll is reachable only by its share code, so listing its
 /// paths here would publish every code. Those files are summarised instead: how many, and

@@ -39,7 +39,7 @@ extension Convoy {
     }
 }
 
-/// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (SPEC §4.4).
+/// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (docs/rules.md, "Convoys").
 enum ConvoyPages {
     static let templates = ["convoy"]
 

@@ -1,7 +1,7 @@
 import Foundation
 import SitegenModel
 
-/// Template contexts for the links that hand a trip to other apps (SPEC §8): calendar
+/// Template contexts for the links that hand a trip to other apps (docs/rules.md, "Handing trips to other apps"): calendar
 /// subscriptions, directions in Google Maps and Apple Maps, and the GPX route file.
 /// Itinerary and convoy pages share them (partials/calendar-links, partials/directions).
 enum HandoffLinks {

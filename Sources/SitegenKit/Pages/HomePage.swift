@@ -1,7 +1,7 @@
 import Foundation
 import SitegenCore
 
-/// `/`: the site's title and description and what it holds (SPEC §5).
+/// `/`: the site's title and description and what it holds (docs/pages.md, "Home").
 enum HomePage {
     static let templates = ["home"]
 

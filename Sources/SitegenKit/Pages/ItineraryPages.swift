@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 import SitegenModel
 
-/// `/trips/ID/` and `/polls/CODE/trips/N/` with their `calendar.ics` (SPEC §4.3, §5).
+/// `/trips/ID/` and `/polls/CODE/trips/N/` with their `calendar.ics` (docs/rules.md, "Itinerary timelines").
 enum ItineraryPages {
     static let templates = ["itinerary"]
 

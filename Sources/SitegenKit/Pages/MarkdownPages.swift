@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 import SitegenInput
 
-/// A Markdown page from the `pages` folder of site.yml, published at `/SLUG/` (SPEC §2, §5).
+/// A Markdown page from the `pages` folder of site.yml, published at `/SLUG/` (docs/site-config.md, "Markdown pages").
 public struct MarkdownPage: Sendable, Equatable {
     /// The file name without `.md`; the page's address.
     public let slug: String
@@ -25,7 +25,7 @@ enum MarkdownPages {
                                 "index.html", "404.html", "robots.txt", "sitemap.xml", "manifest.json"]
 
     /// Pages are written by the site's owner, but a size cap still keeps a stray huge file
-    /// from stalling cmark-gfm (FINDINGS: quadratic inputs).
+    /// from stalling cmark-gfm (docs/libraries.md, "cmark-gfm").
     static let maxFileBytes = 1024 * 1024
 
     /// Every `*.md` file directly inside `folder`, by slug; a missing folder means no pages.
@@ -130,7 +130,7 @@ enum MarkdownPages {
     }
 
     /// Pages without `menu`, by slug: the home page lists them, so that every page can be
-    /// reached from it (SPEC §5).
+    /// reached from it (docs/pages.md, "Every page").
     static func outsideNavigation(_ pages: [MarkdownPage]) -> [MarkdownPage] {
         pages.filter { $0.frontMatter.menu == nil }.sorted { $0.slug < $1.slug }
     }

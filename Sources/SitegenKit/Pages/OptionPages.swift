@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 import SitegenModel
 
-/// The grouped views of SPEC §4.2: `/options/SLUG/` and `/options/SLUG/VIEW/` for each
+/// The trip views of docs/rules.md: `/options/SLUG/` and `/options/SLUG/VIEW/` for each
 /// option set, and `/polls/CODE/VIEW/` over each poll's trips.
 enum OptionPages {
     static let templates = ["trip-views", "partials/trip-card"]
@@ -32,7 +32,7 @@ enum OptionPages {
 
         /// Where a view tab on the page at `page` leads: each view's own page, except that the
         /// set's own page keeps its recommended tab on itself. So /options/SLUG/recommended/
-        /// is reached from the other views' tabs, and every page from the home page (SPEC §5).
+        /// is reached from the other views' tabs, and every page from the home page (docs/pages.md, "Every page").
         func path(of view: TripView, from page: String) -> String {
             view == .recommended && recommendedAtBase && page == basePath ? basePath : basePath + view.rawValue + "/"
         }

@@ -30,7 +30,7 @@ public struct PublishedPoll: Sendable {
     }
 }
 
-/// `/polls/CODE/` and `/polls/CODE/results.json` (SPEC §5).
+/// `/polls/CODE/` and `/polls/CODE/results.json` (docs/pages.md, "Poll" and "results.json").
 enum PollPages {
     static let templates = ["poll"]
 

@@ -44,7 +44,7 @@ public struct RenderKit: Sendable {
     public let templates: TemplateSet
     public let links: SiteLinks
     public let format: Formatting
-    /// The build time (SPEC §5), known once every poll has been read: nil while polls
+    /// The build time (docs/pages.md, "manifest.json"), known once every poll has been read: nil while polls
     /// stream through the build, whose pages must not depend on it.
     public let buildTime: Date?
     public let navigation: [NavigationItem]

@@ -4,7 +4,7 @@ import Foundation
 /// Encodes a drawn card as an 8-bit palette PNG through libpng. A card is a few flat colours
 /// and the antialiased edges between them, so a palette holds it exactly in nearly every
 /// case, at a quarter of the RGBA bytes to compress; compressing is most of a card's cost
-/// (../shared/FINDINGS.md).
+/// (docs/libraries.md, "cairo and libpng").
 enum PalettePNG {
     /// The PNG of `height` rows of `width` pixels in cairo's RGB24 layout (0x00RRGGBB in
     /// native byte order), `stride` bytes apart. `indices` is scratch space, reused between calls.

@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 import SitegenModel
 
-/// What a link preview image shows, decided from the same values as its page (SPEC §8):
+/// What a link preview image shows, decided from the same values as its page (docs/pages.md, "Link previews"):
 /// the drawing (CardDrawing) only lays this out, so tests can pin what a card says.
 public enum PreviewCard: Sendable, Equatable {
     case poll(PollCard)

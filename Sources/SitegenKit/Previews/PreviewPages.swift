@@ -1,7 +1,7 @@
 import Foundation
 
 /// `/polls/CODE/preview.png` and `/trips/ID/preview.png`, and the link-preview image their
-/// pages name (SPEC §8). `previews: false` in site.yml plans neither.
+/// pages name (docs/pages.md, "Link previews"). `previews: false` in site.yml plans neither.
 enum PreviewPages {
     static let fileName = "preview.png"
 

@@ -11,7 +11,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
 /// The site's Mustache templates, parsed once and shared by every render worker.
 ///
 /// Mustache renders a misspelled partial or parent layout as an empty string, so every
-/// `{{> name}}` and `{{< name}}` is checked at load time (FINDINGS).
+/// `{{> name}}` and `{{< name}}` is checked at load time (docs/libraries.md, "swift-mustache").
 public struct TemplateSet: Sendable {
     let renderer: MustacheRenderer
     public let names: Set<String>

@@ -83,7 +83,7 @@ public struct ConvoyRoute: Sendable, Equatable {
     }
 }
 
-/// A person in the convoy. Their id is private (SPEC §6), so it is not kept: vehicles
+/// A person in the convoy. Their id is private (docs/rules.md, "Privacy"), so it is not kept: vehicles
 /// refer to participants by their position in `Convoy.participants` instead.
 public struct ConvoyParticipant: Sendable, Equatable {
     public enum Role: String, Sendable, CaseIterable {
@@ -137,7 +137,7 @@ public struct ConvoyVehicle: Sendable, Equatable {
     }
 }
 
-/// A group road trip in several cars (SPEC §3.7). Invitations are private and are not
+/// A group road trip in several cars (docs/exports.md, "Convoys"). Invitations are private and are not
 /// even decoded.
 public struct Convoy: Sendable, Equatable {
     public var id: ConvoyID

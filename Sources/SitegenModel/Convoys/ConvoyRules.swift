@@ -1,7 +1,7 @@
 import Foundation
 import SitegenCore
 
-// The rules of SPEC §4.4 as pure functions of a decoded convoy: seats, who still needs a
+// The rules of docs/rules.md, "Convoys", as pure functions of a decoded convoy: seats, who still needs a
 // seat, the readiness checklist and the warnings a convoy deserves.
 
 extension ConvoyVehicle {
@@ -60,7 +60,7 @@ extension Convoy {
     /// Ready and active convoys are meant to pass the draft's checklist.
     public var isExpectedReady: Bool { status == .ready || status == .active }
 
-    /// The checklist a draft shows (SPEC §4.4), in the spec's order.
+    /// The checklist a draft shows (docs/rules.md, "Convoys"), in its order.
     public var readiness: [ReadinessItem] {
         let hasDriver = vehicles.contains { vehicle in
             if case .participant = vehicle.driver { return true }

@@ -1,7 +1,7 @@
 import Foundation
 import SitegenCore
 
-/// The ways a list of trips can be browsed (SPEC §4.2). The raw value is the URL segment.
+/// The ways a list of trips can be browsed (docs/rules.md, "Trip views"). The raw value is the URL segment.
 public enum TripView: String, CaseIterable, Sendable {
     case recommended
     case mostCities = "most-cities"
@@ -109,7 +109,7 @@ public struct TripGroup: Sendable, Equatable {
     public let positions: [Int]
 }
 
-/// The distance ranges of SPEC §4.2. Each includes its lower bound: 500 mi is "500-1000 mi".
+/// The distance ranges of docs/rules.md, "Trip views". Each includes its lower bound: 500 mi is "500-1000 mi".
 public enum MileageBucket: Int, CaseIterable, Sendable, Comparable {
     case under500, from500, from1000, from1500, from2000
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Links that subscribe to a published calendar file instead of copying it once, so a
-/// rescheduled game reaches friends' calendars at the next publish (SPEC §8). Pure.
+/// rescheduled game reaches friends' calendars at the next publish (docs/rules.md, "Handing trips to other apps"). Pure.
 ///
 /// A subscription needs the file's absolute address, so these exist only with baseURL.
 public struct CalendarSubscription: Sendable, Equatable {

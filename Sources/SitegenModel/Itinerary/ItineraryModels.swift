@@ -1,7 +1,7 @@
 import Foundation
 import SitegenCore
 
-/// A game from the catalog (SPEC §3.4).
+/// A game from the catalog (docs/exports.md, "Games").
 public struct Game: Sendable, Equatable {
     public var id: String
     public var sport: String
@@ -28,7 +28,7 @@ public struct Game: Sendable, Equatable {
     }
 }
 
-/// A personal item the organiser added to a trip (SPEC §3.5).
+/// A personal item the organiser added to a trip (docs/exports.md, "Custom itinerary items").
 public struct CustomItem: Sendable, Equatable {
     public enum Category: String, Sendable, CaseIterable {
         case restaurant, hotel, activity, note

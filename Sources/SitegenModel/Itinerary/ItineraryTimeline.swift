@@ -1,7 +1,7 @@
 import Foundation
 import SitegenCore
 
-/// A trip laid out day by day (SPEC §4.3). Pure: values in, values out.
+/// A trip laid out day by day (docs/rules.md, "Itinerary timelines"). Pure: values in, values out.
 public struct ItineraryTimeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case game(Game)

@@ -32,7 +32,7 @@ public struct RoutePoint: Sendable, Equatable {
     }
 }
 
-/// Directions links that hand a drive to Google Maps or Apple Maps (SPEC §8). Pure.
+/// Directions links that hand a drive to Google Maps or Apple Maps (docs/rules.md, "Handing trips to other apps"). Pure.
 ///
 /// Each service takes a limited number of stops in one link, so a longer route becomes
 /// consecutive links, each starting where the previous one ended.

@@ -1,7 +1,7 @@
 import Foundation
 import SitegenCore
 
-/// A set of candidate trips from the planner, in its recommended order (SPEC §3.6),
+/// A set of candidate trips from the planner, in its recommended order (docs/exports.md, "Trip-option sets"),
 /// published at `/options/SLUG/`.
 public struct TripOptionSet: Sendable, Equatable {
     /// The export's own id, when it has one; the slug is derived from it.

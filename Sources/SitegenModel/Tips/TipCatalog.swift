@@ -1,6 +1,6 @@
 import Foundation
 
-/// The seven categories of SPEC §4.5, in the order the tips page shows them.
+/// The seven categories of docs/rules.md, "Tips", in the order the tips page shows them.
 public enum TipCategory: String, Sendable, CaseIterable {
     case scheduleTiming = "schedule-timing"
     case drivingRoutes = "driving-routes"

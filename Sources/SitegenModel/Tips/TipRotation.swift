@@ -1,4 +1,4 @@
-/// Which tips are featured on a given day (SPEC §4.5): a seeded permutation of the catalog,
+/// Which tips are featured on a given day (docs/rules.md, "Tips"): a seeded permutation of the catalog,
 /// walked `featured` tips at a time, so no tip repeats until every tip has been featured.
 /// Pure and platform-independent: the PRNG and the shuffle are ours, not the standard
 /// library's, whose algorithms may change between Swift versions.

@@ -1,7 +1,7 @@
 import Foundation
 import SitegenCore
 
-/// What happened to the ballots a poll received (SPEC §4.1).
+/// What happened to the ballots a poll received (docs/rules.md, "Ballots").
 public struct BallotCounts: Sendable, Equatable {
     public var received: Int
     public var counted: Int
