@@ -38,20 +38,3 @@ struct InputSource: Sendable {
         return prefix + relative
     }
 }
-
-/// A file's size and modification time (nanoseconds), or nil fields when it cannot be read.
-struct FileStamp: Equatable, Sendable {
-    let size: Int?
-    let modified: Int?
-
-    init(_ path: String) {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            size = Int(info.st_size)
-            modified = BuildState.nanoseconds(info.st_mtim)
-        } else {
-            size = nil
-            modified = nil
-        }
-    }
-}

@@ -20,7 +20,7 @@ public struct InputFolder {
     public static func list(_ folder: URL, recursive: Bool = true, matching: (String) -> Bool = { _ in true }) -> InputFolder {
         var listing = InputFolder()
         let shown = folder.standardizedFileURL
-        guard let root = OutputFolder.realPath(shown.path) else { return listing }
+        guard let root = realPath(shown.path) else { return listing }
         var visited: Set<String> = [root]
         listing.walk(shown.path, real: root, root: root, recursive: recursive, matching: matching, visited: &visited)
         listing.files.sort { $0.path < $1.path }
@@ -33,7 +33,7 @@ public struct InputFolder {
         for name in names.sorted() where !name.hasPrefix(".") {
             let entry = path + "/" + name
             let shown = displayPath(URL(fileURLWithPath: entry))
-            guard let resolved = OutputFolder.realPath(real + "/" + name) else {
+            guard let resolved = realPath(real + "/" + name) else {
                 problems.append(Diagnostic(.warning, file: shown, message: "skipped: a link to nothing"))
                 continue
             }

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A file's size and modification time (nanoseconds), or nil fields when it cannot be read.
+struct FileStamp: Equatable, Sendable {
+    let size: Int?
+    let modified: Int?
+
+    init(_ path: String) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            size = Int(info.st_size)
+            modified = nanoseconds(info.st_mtim)
+        } else {
+            size = nil
+            modified = nil
+        }
+    }
+}
