@@ -5,13 +5,6 @@ import Testing
 /// The pipeline building into a MemoryOutput: the published-site rules without a disk.
 @Suite("Building into memory")
 struct MemoryOutputTests {
-    func goldenSite() throws -> TemporarySite {
-        let site = try TemporarySite()
-        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
-        try site.copyTemplates()
-        return site
-    }
-
     func build(_ site: TemporarySite, into output: MemoryOutput, log: DiagnosticLog = DiagnosticLog()) throws(BuildFailure) -> BuildReport {
         var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
         options.siteOutput = output
@@ -24,7 +17,7 @@ struct MemoryOutputTests {
 
     @Test("The golden site built into memory is the expected tree, byte for byte, and no Output folder appears")
     func goldenTree() throws {
-        let site = try goldenSite()
+        let site = try CommandLineTests().goldenSite()
         let output = MemoryOutput()
         let report = try build(site, into: output)
         let expected = try fileTree(SiteBuildTests.golden.appendingPathComponent("expected"))
@@ -37,7 +30,7 @@ struct MemoryOutputTests {
 
     @Test("Nothing changed: the rebuild writes nothing and replays the warnings; a changed input rewrites only what it changes")
     func rebuilds() throws {
-        let site = try goldenSite()
+        let site = try CommandLineTests().goldenSite()
         try site.write("Data/votes/orphan.json", #"{"id": "c0000000-0000-0000-0000-000000000009", "pollId": "00000000-0000-0000-0000-000000000000", "odg": "x", "rankings": [0, 1], "votedAt": 0, "modifiedAt": 0}"#)
         let output = MemoryOutput()
         let first = try build(site, into: output)
@@ -65,7 +58,7 @@ struct MemoryOutputTests {
 
     @Test("A build that fails leaves the published site in memory as it was")
     func failedBuild() throws {
-        let site = try goldenSite()
+        let site = try CommandLineTests().goldenSite()
         let output = MemoryOutput()
         _ = try build(site, into: output)
         let published = output.files
@@ -77,7 +70,7 @@ struct MemoryOutputTests {
 
     @Test("Files no build wrote are refused, naming them, unless kept; kept files are carried over")
     func strangersAndKept() throws {
-        let site = try goldenSite()
+        let site = try CommandLineTests().goldenSite()
         let notes = Array("mine".utf8)
         let refused = MemoryOutput(files: ["notes.txt": notes, "CNAME": notes])
         do {

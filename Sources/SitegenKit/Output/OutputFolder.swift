@@ -140,13 +140,12 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// instead: it keeps its bytes, inode and modification time, so a sync to a host (rsync,
     /// S3) sees it unchanged. Identical means the new bytes have the hash the build state
     /// recorded, and the published file still has the recorded size and modification time
-    /// (`isRecorded`).
-    /// The file's modification time (nanoseconds since 1970) goes into the build state, so
-    /// the next build can tell whether the published file was touched.
+    /// (`isRecorded`). The file's modification time (nanoseconds since 1970) goes into the
+    /// build state, so the next build can tell whether the published file was touched.
     public func write(_ path: String, _ bytes: [UInt8]) throws(OutputError) {
         let hash = ContentHash(of: bytes)
         let modified = try place(path, bytes, hash: hash)
-        written?.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
+        list.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
     }
 
     /// Writes or links one file; returns its modification time.
