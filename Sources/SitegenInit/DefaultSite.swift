@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 import SitegenKit
 
 /// A file of the starter site that `sitegen init` writes.

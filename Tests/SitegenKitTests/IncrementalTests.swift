@@ -18,7 +18,7 @@ struct IncrementalTests {
         try fileTree(folder).reduce(into: [:]) { result, entry in
             var info = stat()
             stat(folder.appendingPathComponent(entry.key).path, &info)
-            result[entry.key] = FileIdentity(inode: UInt64(info.st_ino), modified: BuildState.nanoseconds(info.st_mtim), bytes: entry.value)
+            result[entry.key] = FileIdentity(inode: UInt64(info.st_ino), modified: nanoseconds(info.st_mtim), bytes: entry.value)
         }
     }
 

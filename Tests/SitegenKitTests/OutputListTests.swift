@@ -5,8 +5,8 @@ import Testing
 
 @Suite("The list of written files, and the sitemap streamed from it")
 struct OutputListTests {
-    static func file(_ number: Int) -> BuildState.OutputFile {
-        BuildState.OutputFile(hash: ContentHash(of: Array("\(number)".utf8)), size: number, modified: 1_000_000_000_000 + number)
+    static func file(_ number: Int) -> WrittenFile {
+        WrittenFile(hash: ContentHash(of: Array("\(number)".utf8)), size: number, modified: 1_000_000_000_000 + number)
     }
 
     @Test("Entries added from many threads come back in byte order of their paths, with every field, spilled runs and extras merged")
@@ -52,7 +52,7 @@ struct OutputListTests {
     func sitemap(_ pages: [String], maxURLs: Int, listPolls: Bool = true) throws -> [(String, String)] {
         let site = try TemporarySite()
         let folder = OutputFolder(output: site.root.appendingPathComponent("Output"))
-        try folder.prepare()
+        try folder.open()
         let list = try OutputList(temporaryFolder: site.root, batchSize: 3)
         for (index, page) in pages.enumerated() { list.add(page, Self.file(index)) }
         var outputs = try list.sorted()

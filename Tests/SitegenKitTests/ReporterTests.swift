@@ -171,7 +171,9 @@ struct ReporterTests {
             let count = SiteBuilder.stageCount(writing: write)
             #expect(stages.all.map(\.number) == Array(1...count))
             #expect(stages.all.allSatisfy { $0.count == count })
-            #expect(stages.all.map(\.name).prefix(4) == ["Reading \(displayPath(options.configFile))", "Loading templates", "Reading exports", "Reading pages"])
+            #expect(stages.all.map(\.name).prefix(5) == ["Reading \(displayPath(options.configFile))",
+                                                          write ? "Reading inputs and writing polls" : "Reading inputs",
+                                                          "Checking across exports", "Computing build time and tips", "Planning pages"])
         }
     }
 }
@@ -217,9 +219,8 @@ struct ReporterCommandLineTests {
         #expect(lines.allSatisfy { $0.wholeMatch(of: pattern) != nil }, "\(lines)")
         let names = lines.compactMap { $0.wholeMatch(of: pattern).map { String($0.1) } }
             .map { $0.wholeMatch(of: /Rendering [\d,]+ files/) != nil ? "Rendering N files" : $0 }
-        #expect(names == ["Reading site.yml", "Loading templates", "Reading exports", "Reading pages",
-                          "Laying out itineraries", "Writing polls", "Choosing tips", "Planning pages", "Rendering N files",
-                          "Writing sitemap and manifest", "Publishing to Output"])
+        #expect(names == ["Reading site.yml", "Reading inputs and writing polls", "Checking across exports",
+                          "Computing build time and tips", "Planning pages", "Rendering N files", "Publishing to Output"])
     }
 
     @Test("--quiet and --verbose together are a usage error")

@@ -69,7 +69,8 @@ struct TipsTests {
         var options = BuildOptions(configFile: config.file)
         options.date = date.flatMap { ExportDateReader(timeZone: .gmt, numericDates: .reference).parse($0) }
         options.seed = seed
-        let tips = SiteBuilder.publishedTips(config: config, options: options, buildTime: Date(timeIntervalSince1970: buildTime), log: DiagnosticLog())
+        let tips = ComputeStage.publishedTips(catalog: ReadStage.tipCatalog(config, log: DiagnosticLog()), config: config, options: options,
+                                              buildTime: Date(timeIntervalSince1970: buildTime))
         return tips.featured.map(\.title)
     }
 

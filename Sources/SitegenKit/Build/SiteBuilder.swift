@@ -35,6 +35,8 @@ public struct BuildOptions: Sendable {
     public var environment: [String: String] = ProcessInfo.processInfo.environment
     /// Where files are written; tests swap in a failing disk.
     public var fileSystem: OutputFileSystem = .disk
+    /// The site to build into instead of site.yml's output folder (a MemoryOutput in tests).
+    var siteOutput: (any SiteOutput)?
     /// Renders templates instead of sitegen's renderer; tests compare it with swift-mustache.
     public var templateEngine: TemplateSet.Engine?
     /// Leaves removing the replaced site to a detached process (OutputFolder.discard), so the
@@ -71,16 +73,16 @@ public struct BuildReport: Sendable {
     }
 }
 
-/// The pipeline of STYLE.md, one stage after another:
-/// site.yml → config → exports → validation → results → plan → render → staging → swap.
+/// Runs the pipeline: the stages of PipelineStage, one after another, each reported as it
+/// starts. `sitegen check` stops after planning; a failed build abandons the new site.
 public struct SiteBuilder {
     public let options: BuildOptions
     public let log: DiagnosticLog
     /// Called as each stage starts (BuildReporter: the status line and `--verbose`).
     public var progress: @Sendable (BuildStage) -> Void = { _ in }
 
-    /// The stages `run()` reports: `check` stops after "Planning pages". A test pins both counts.
-    static func stageCount(writing: Bool) -> Int { writing ? 11 : 8 }
+    /// How many stages `run()` reports.
+    static func stageCount(writing: Bool) -> Int { PipelineStage.list(writing: writing).count }
 
     public init(options: BuildOptions, log: DiagnosticLog) {
         self.options = options
@@ -90,288 +92,56 @@ public struct SiteBuilder {
     public func run() throws(BuildFailure) -> BuildReport {
         let clock = ContinuousClock()
         let started = clock.now
-        // Numbers the stages for the status line ("[4/11] Reading pages…").
-        var stageNumber = 0
-        func progress(_ name: String) {
-            stageNumber += 1
-            self.progress(BuildStage(number: stageNumber, count: Self.stageCount(writing: options.write), name: name))
+        var stages = StageDriver(writing: options.write, progress: progress)
+        let outcome = try stages.run(.config, "Reading \(displayPath(options.configFile))") { () throws(BuildFailure) in
+            try ConfigStage(options: options).run()
         }
-
-        progress("Reading \(displayPath(options.configFile))")
-        var config: SiteConfig
-        do {
-            config = try SiteConfigLoader.load(options.configFile)
-        } catch {
-            throw .configuration(error.diagnostic)
-        }
-        _ = try SourceDateEpoch.read(options.environment)
-        if let output = options.output { config.output = output.standardizedFileURL }
-        config.output = OutputFolder.resolvingLinks(config.output)
-
-        // The output lock is taken before anything is read, so a concurrent build of the same
-        // site waits, and the "nothing changed" check below sees a settled output folder.
-        var output: OutputFolder?
-        var fingerprint: BuildFingerprint?
-        if options.write {
-            let folder = OutputFolder(output: config.output, fileSystem: options.fileSystem,
-                                      removesInBackground: options.removesReplacedSiteInBackground)
-            folder.keep = config.keep
+        switch outcome {
+        case .upToDate(let config, let record):
+            // Same bytes in, same bytes out: every published file (and its mtime) is left alone.
+            record.diagnostics.forEach(log.add)
+            record.omissions.forEach(log.add)
+            return BuildReport(title: config.title, output: config.output, pages: record.pages, files: record.files,
+                               polls: record.polls, ballots: record.ballots, seconds: (clock.now - started).seconds,
+                               wrote: true, upToDate: true)
+        case .build(let setup):
             do {
-                try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
-                try folder.prepare()
+                var report = try build(setup, stages: &stages)
+                report.seconds = (clock.now - started).seconds
+                return report
             } catch {
-                throw .io(error.message)
+                setup.output?.abandon()
+                throw error
             }
-            output = folder
-            let current = BuildFingerprint.compute(config: config, options: options)
-            fingerprint = current
-            let previous = BuildState.read(for: config.output)
-            if let previous, previous.fingerprint == current.value, OutputFolder.isSitegenOutput(config.output),
-               previous.isIntact(config.output) {
-                // Same bytes in, same bytes out: leave every published file (and its mtime) alone.
-                folder.abandon()
-                previous.diagnostics.forEach(log.add)
-                previous.omissions.forEach(log.add)
-                return BuildReport(title: config.title, output: config.output, pages: previous.pages, files: previous.files,
-                                   polls: previous.polls, ballots: previous.ballots, seconds: (clock.now - started).seconds,
-                                   wrote: true, upToDate: true)
-            }
-            let index = previous?.outputIndex()
-            do {
-                try folder.checkOwnership(recorded: index, keep: config.keep)
-            } catch {
-                folder.abandon()
-                throw .io(error.message)
-            }
-            // Unchanged files will be linked from the published site rather than written.
-            if let index { folder.usePrevious(index) }
-        }
-        do {
-            return try build(config: config, output: output, fingerprint: fingerprint, clock: clock, started: started, progress: progress)
-        } catch {
-            output?.abandon()
-            throw error
         }
     }
 
-    /// Everything after the output folder is locked: read, count, plan, render, write, swap.
-    private func build(config: SiteConfig, output: OutputFolder?, fingerprint: BuildFingerprint?, clock: ContinuousClock,
-                       started: ContinuousClock.Instant, progress: (String) -> Void) throws(BuildFailure) -> BuildReport {
-        progress("Loading templates")
-        let templates: TemplateSet
-        do {
-            templates = try TemplateSet.load(from: config.templates, required: SitePlan.requiredTemplates, engine: options.templateEngine)
-        } catch {
-            throw .configuration(error.diagnostic)
-        }
-
-        // Templates and assets: links out of the folder are template errors (exit 2), special
-        // files warnings. TemplateSet has refused links out among the templates themselves.
-        let templateFolder = InputFolder.list(config.templates)
-        if let linkOut = templateFolder.problems.first(where: { $0.severity == .error }) {
-            throw .configuration(linkOut)
-        }
-        templateFolder.problems.forEach(log.add)
-
-        progress("Reading exports")
-        let plausibility = DatePlausibility(numericDates: config.numericDates)
-        let loader = ExportSet.loader(config: config, log: log, plausibility: plausibility)
-        var exports = ExportSet.load(config: config, loader: loader, log: log)
-        progress("Reading pages")
-        let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
-        let assets: [SiteModel.Asset]
-        do {
-            assets = try Self.readAssets(config.templates.appendingPathComponent("assets"))
-        } catch {
-            throw .io("\(displayPath(config.templates))/assets: cannot read: \(error.localizedDescription)")
-        }
-        progress("Laying out itineraries")
-        let layout = ItineraryLayout(exports: exports, timeZone: config.timeZone, log: log)
-        let itineraries = layout.itineraries(exports.itineraries)
-
-        // Polls: read, counted, laid out and written one file at a time (PollStream). After
-        // an input error they are still read and checked, so every error is reported, but
-        // nothing more is written.
-        progress(options.write ? "Writing polls" : "Checking polls")
-        let navigation = SitePlan.navigation(pages: pages)
-        let pollKit = RenderKit(config: config, templates: templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
-                                format: Formatting(timeZone: config.timeZone), buildTime: nil, navigation: navigation)
+    /// The stages after config.
+    private func build(_ setup: Setup, stages: inout StageDriver) throws(BuildFailure) -> BuildReport {
+        let config = setup.config
         let paths = PlannedPaths()
-        // Where files go, and the list of those written (nil for `sitegen check`).
-        var target: (folder: OutputFolder, list: OutputList)?
-        if let output {
-            do {
-                target = (output, try OutputList(temporaryFolder: config.output.deletingLastPathComponent()))
-            } catch {
-                throw .io("\(displayPath(config.output.deletingLastPathComponent())): cannot create a temporary file: \(error.localizedDescription)")
-            }
+        let render = RenderStage(output: setup.output, log: log)
+        let inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
+            try ReadStage(config: config, options: options, log: log, paths: paths, render: render).run()
         }
-        let polls = streamPolls(&exports, config: config, loader: loader, layout: layout, kit: pollKit, paths: paths, output: target)
-        ExportSet.checkUniqueness(polls.summaries, log: log)
-        plausibility.report(to: log)
-        layout.reportOrphanItems(exports.customItems, pollTrips: Set(polls.summaries.flatMap(\.tripIds)))
-        let buildTime = exports.buildTime(environment: options.environment,
-                                          streamedDates: polls.summaries.map(\.modifiedAt))
+        let checked = try stages.run(.check, "Checking across exports") { () throws(BuildFailure) in
+            try CheckStage(log: log, failure: render.failure).run(inputs)
+        }
+        let computed = try stages.run(.compute, "Computing build time and tips") { ComputeStage(options: options).run(checked) }
+        let plan = try stages.run(.plan, "Planning pages") { () throws(BuildFailure) in
+            try PlanStage(paths: paths).run(computed)
+        }
+        var report = BuildReport(title: config.title, output: config.output, pages: plan.pages, files: plan.fileCount,
+                                 polls: checked.polls.count, ballots: checked.exports.ballotCount, seconds: 0, wrote: options.write)
+        guard let output = setup.output, let fingerprint = setup.fingerprint else { return report }
 
-        progress("Choosing tips")
-        let tips = Self.publishedTips(config: config, options: options, buildTime: buildTime, log: log)
-        if log.hasErrors { throw .inputErrors(count: log.errorCount) }
-        if let message = polls.failure { throw .io(message) }
-        var site = SiteModel(config: config, tips: tips, polls: polls.summaries.sorted { $0.shareCode < $1.shareCode },
-                             assets: assets, convoys: ConvoyPages.sorted(exports.convoys),
-                             optionSets: exports.optionSets, itineraries: itineraries)
-        site.pages = pages
-
-        progress("Planning pages")
-        var files = SitePlan.files(for: site)
-        let sitemapPages = config.baseURL == nil ? nil : files.count { Sitemap.lists($0.path, listPolls: config.listPolls) } + polls.sitemapPages
-        if let message = paths.claim(files.map(\.path) + (sitemapPages == nil ? [] : [Sitemap.path]) + ["manifest.json"]) {
-            throw .io(message)
+        try stages.run(.render, "Rendering \(Formatting.count(plan.files.count, "file"))") { () throws(BuildFailure) in
+            try render.run(plan.files, kit: computed.kit)
         }
-        let pageCount = files.count { $0.path.hasSuffix(".html") } + polls.pages
-        var report = BuildReport(title: config.title, output: config.output, pages: pageCount,
-                                 files: files.count + polls.files + Sitemap.fileCount(pages: sitemapPages) + 1,
-                                 polls: polls.summaries.count, ballots: exports.ballotCount, seconds: 0, wrote: options.write)
-        guard let target, let fingerprint else {
-            report.seconds = (clock.now - started).seconds
-            return report
+        report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
+            try PublishStage(output: output, fingerprint: fingerprint, log: log).run(plan, computed, report: report)
         }
-        let (output, written) = target
-
-        let kit = RenderKit(config: config, templates: templates, links: pollKit.links, format: pollKit.format,
-                            buildTime: buildTime, navigation: navigation)
-        progress("Rendering \(Formatting.count(files.count, "file"))")
-        let fileCount = files.count
-        let failure = ConcurrentResults<String>(count: 1)
-        let pending = PendingFiles(files)
-        files = []
-        DispatchQueue.concurrentPerform(iterations: fileCount) { index in
-            guard failure[0] == nil else { return }
-            let file = pending.take(index)
-            do throws(OutputError) {
-                written.add(file.path, try Self.write(file, kit: kit, to: output))
-            } catch {
-                failure[0] = error.message
-            }
-        }
-        if let message = failure[0] {
-            throw .io(message)
-        }
-
-        // The sitemap and manifest.json list the written files in path order; the build
-        // state lists them and these last files.
-        progress("Writing sitemap and manifest")
-        var late: [OutputList.Entry] = []
-        do {
-            if let sitemapPages {
-                var outputs = try written.sorted()
-                late += try Sitemap.write(count: sitemapPages, links: kit.links, listPolls: config.listPolls, outputs: &outputs) {
-                    path, produce throws in try output.writeStreamed(path, produce)
-                }
-            }
-            let manifest = Manifest(buildTime: buildTime, inputs: fingerprint.inputs, hiddenPrefix: config.listPolls ? nil : "polls/")
-            let manifestFile = try output.writeStreamed("manifest.json") { file in
-                try manifest.write(outputs: { body in
-                    try written.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
-                }, to: &file)
-            }
-            late.append(("manifest.json", manifestFile))
-            report.files = written.count + late.count
-            progress("Publishing to \(displayPath(config.output))")
-            // What was read must be what the manifest and the state record: an input edited
-            // mid-build would otherwise be published under its old hash.
-            if let changed = fingerprint.changedInputs().first {
-                throw OutputError(message: "\(displayPath(changed)): changed while the build was reading it; nothing was published. Build again")
-            }
-            // Kept files join the new site before the old state goes, so a path that is both
-            // kept and written stops the build with the state (the record of what sitegen
-            // wrote) still in place.
-            try output.carryOverKept()
-            // The state is dropped first: a crash between the swap and saving it must not
-            // leave an old fingerprint next to a new site.
-            BuildState.remove(for: config.output)
-            try output.commit()
-        } catch let error as OutputError {
-            throw .io(error.message)
-        } catch {
-            throw .io("\(displayPath(config.output)): cannot read back the list of written files: \(error.localizedDescription)")
-        }
-        // Without the state the next build is simply a full one.
-        try? BuildState.save(for: config.output, fingerprint: fingerprint.value, pages: report.pages, files: report.files,
-                             polls: report.polls, ballots: report.ballots, diagnostics: log.all, omissions: log.omissions,
-                             outputs: { body in try written.forEachSorted(adding: late, body) })
-        report.seconds = (clock.now - started).seconds
         return report
-    }
-
-    /// The polls, through PollStream. The ballots are handed over, and dropped when every
-    /// poll is counted.
-    private func streamPolls(_ exports: inout ExportSet, config: SiteConfig, loader: ExportLoader, layout: ItineraryLayout, kit: RenderKit,
-                             paths: PlannedPaths, output: (folder: OutputFolder, list: OutputList)?) -> PollStream.Outcome {
-        let ballots = exports.ballots
-        exports.ballots = [:]
-        let stream = PollStream(config: config, loader: loader, ballots: ballots, layout: layout, paths: paths, log: log)
-        var writer: PollStream.Writer?
-        if let output {
-            writer = { file throws(OutputError) in output.list.add(file.path, try Self.write(file, kit: kit, to: output.folder)) }
-        }
-        let outcome = stream.run(exports.pollFiles, writer: writer)
-        let absent = Set(ballots.keys).subtracting(outcome.summaries.map(\.id))
-        ExportSet.reportOrphanVotes(absent, voteFiles: exports.voteFiles, loader: loader, log: log)
-        return outcome
-    }
-
-    /// Renders a planned file, hashes it and writes it (or links the previous build's copy).
-    static func write(_ file: PlannedFile, kit: RenderKit, to output: OutputFolder) throws(OutputError) -> BuildState.OutputFile {
-        let bytes = file.make(kit)
-        let hash = ContentHash(of: bytes)
-        let modified = try output.write(file.path, bytes, hash: hash)
-        return BuildState.OutputFile(hash: hash, size: bytes.count, modified: modified)
-    }
-
-    /// The catalog (built in, or `tips.file`) and today's featured tips: the step is the UTC
-    /// day number of `--date`, else of the build time; `--seed` overrides `tips.seed`.
-    static func publishedTips(config: SiteConfig, options: BuildOptions, buildTime: Date, log: DiagnosticLog) -> PublishedTips {
-        let catalog = config.tips.file.map { TipCatalog.load($0, log: log) ?? TipCatalog(tips: []) } ?? TipCatalog.builtIn()
-        let date = options.date ?? buildTime
-        let rotation = TipRotation(seed: options.seed ?? config.tips.seed, featured: config.tips.featured)
-        let step = config.tips.rotation == .daily ? TipRotation.dayNumber(date.timeIntervalSince1970) : 0
-        let featured = rotation.featuredIndices(count: catalog.tips.count, step: step).map { catalog.tips[$0] }
-        return PublishedTips(catalog: catalog, featured: featured, date: date, rotation: config.tips.rotation)
-    }
-
-    /// The files below `Templates/assets`, subfolders included, as `assets/…` paths.
-    /// Links out of the templates folder were refused with the templates.
-    static func readAssets(_ folder: URL) throws -> [SiteModel.Asset] {
-        let prefix = folder.standardizedFileURL.path + "/"
-        return try InputFolder.list(folder).files.compactMap { url in
-            let name = String(url.path.dropFirst(prefix.count))
-            guard SafePath.isSafe(name) else { return nil }
-            return SiteModel.Asset(name: name, bytes: [UInt8](try Data(contentsOf: url)))
-        }
-    }
-}
-
-/// The planned files, each handed out once and then forgotten, so what a page's closure
-/// holds (a poll, its rendered trip cards) is freed as soon as its last file is written.
-private final class PendingFiles: @unchecked Sendable {
-    private let lock = NSLock()
-    private var files: [PlannedFile?]
-
-    init(_ files: [PlannedFile]) { self.files = files }
-
-    func take(_ index: Int) -> PlannedFile {
-        lock.withLock {
-            defer { files[index] = nil }
-            return files[index]!
-        }
-    }
-}
-
-extension SiteConfig {
-    var inputFolders: [URL] {
-        [inputs.polls, inputs.votes, inputs.trips, inputs.items, inputs.games, inputs.options, inputs.convoys]
-            + [pages, tips.file].compactMap { $0 }
     }
 }
 

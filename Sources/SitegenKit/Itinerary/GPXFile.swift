@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 import SitegenModel
 
 /// A route as a GPX 1.1 file (topografix.com/GPX/1/1) for navigation apps: one `<rte>`

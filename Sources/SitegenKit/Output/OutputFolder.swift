@@ -2,117 +2,31 @@ import CFileSwap
 import Foundation
 import SitegenCore
 
-/// An I/O failure while writing the site (exit status 3).
-public struct OutputError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
-}
-
-/// File writing as a value, so a test can make the disk fail at the Nth file.
-public struct OutputFileSystem: Sendable {
-    /// Writes bytes to a file path; returns its modification time in nanoseconds since 1970,
-    /// or 0 when unknown (it is then read from the file).
-    public var writeFile: @Sendable (String, [UInt8]) throws -> Int
-
-    public init(writeFile: @escaping @Sendable (String, [UInt8]) throws -> Int) {
-        self.writeFile = writeFile
-    }
-
-    /// Plain open/write/close: Foundation's Data.write costs a quarter of a large build in
-    /// URL and attribute handling. No fsync: the atomic swap, not durability after a power
-    /// cut, is what keeps the published site whole.
-    public static let disk = OutputFileSystem { path, bytes in
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(descriptor) }
-        try writeFully(descriptor, bytes)
-        var info = stat()
-        return fstat(descriptor, &info) == 0 ? BuildState.nanoseconds(info.st_mtim) : 0
-    }
-}
-
-/// Writes all of `bytes` to an open file, however many write(2) calls it takes.
-func writeFully(_ descriptor: Int32, _ bytes: [UInt8]) throws {
-    try bytes.withUnsafeBytes { buffer in
-        var written = 0
-        while written < buffer.count {
-            let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            written += result
-        }
-    }
-}
-
-/// A file written in pieces with write(2), so a large file never has to sit in memory whole.
-final class ChunkedFile {
-    private var descriptor: Int32
-
-    init(_ path: String) throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    }
-
-    deinit { if descriptor >= 0 { Foundation.close(descriptor) } }
-
-    func write(_ bytes: [UInt8]) throws {
-        try writeFully(descriptor, bytes)
-    }
-
-    func close() throws {
-        let result = Foundation.close(descriptor)
-        descriptor = -1
-        if result != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    }
-}
-
-/// A file written as it is produced: what is appended to `bytes` is hashed and written out
-/// each time a megabyte has gathered, so a file of tens of megabytes (manifest.json, the
-/// sitemap of a large site) never sits in memory whole.
-public struct StreamedFile: ByteSink {
-    public var bytes: [UInt8] = []
-    fileprivate let file: ChunkedFile
-    fileprivate var hasher = ContentHasher()
-    fileprivate var size = 0
-
-    fileprivate init(_ file: ChunkedFile) {
-        self.file = file
-        bytes.reserveCapacity(1 << 20 + 64 << 10)
-    }
-
-    /// Writes out what has gathered once it is a megabyte or more.
-    public mutating func flushIfFull() throws {
-        if bytes.count >= 1 << 20 { try flush() }
-    }
-
-    fileprivate mutating func flush() throws {
-        hasher.update(bytes)
-        size += bytes.count
-        try file.write(bytes)
-        bytes.removeAll(keepingCapacity: true)
-    }
-}
-
-/// The published output folder and its staging folder beside it.
+/// The published site as a folder on disk (SiteOutput), with its staging folder, lock file
+/// and build state beside it.
 ///
 /// A build writes everything into the staging folder and swaps it in only when every file
 /// was written, so a failed or killed build leaves the previous site exactly as it was.
-/// A lock file beside the output keeps two builds from interleaving.
-public final class OutputFolder: @unchecked Sendable {
+/// A lock file beside the output keeps two builds from interleaving. The build state
+/// (BuildState) records what the last build wrote: what a rebuild may replace, and which
+/// files it links instead of writing again.
+public final class OutputFolder: SiteOutput, @unchecked Sendable {
     public let output: URL
     public let staging: URL
     let stagingPath: String
     let outputPath: String
     /// Paths sitegen did not write that move from the published site to the next (`keep:`).
-    public var keep: [String] = []
+    public let keep: [String]
     private let lockFile: URL
     private var lockDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
     /// The previous build's files, for linking unchanged ones instead of writing them.
-    private var previous: [DigestKey: BuildState.OutputFile] = [:]
+    private var previous: [DigestKey: WrittenFile] = [:]
     private let directories = CreatedDirectories()
+    /// Every file written so far (set by `open`), and those written last from that list
+    /// (the sitemap's files, manifest.json).
+    private var written: OutputList?
+    private var late: [OutputList.Entry] = []
     /// Replaced and abandoned sites are removed by a detached process (see `discard`).
     private let removesInBackground: Bool
 
@@ -123,7 +37,8 @@ public final class OutputFolder: @unchecked Sendable {
     /// when it is a mount point (a rename cannot cross file systems).
     let workFolder: URL
 
-    public init(output: URL, fileSystem: OutputFileSystem = .disk, removesInBackground: Bool = false) {
+    public init(output: URL, keep: [String] = [], fileSystem: OutputFileSystem = .disk, removesInBackground: Bool = false) {
+        self.keep = keep
         self.fileSystem = fileSystem
         self.removesInBackground = removesInBackground
         self.output = output.standardizedFileURL
@@ -166,20 +81,15 @@ public final class OutputFolder: @unchecked Sendable {
         return text.contains("\"generator\": \"sitegen")
     }
 
-    /// The previous build's files (BuildState), set before the first write.
-    func usePrevious(_ files: [DigestKey: BuildState.OutputFile]) {
-        previous = files
-    }
-
     /// Takes the lock and clears a staging folder left by a killed build.
-    public func prepare() throws(OutputError) {
+    public func open() throws(OutputError) {
         let parent = output.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
             throw OutputError(message: "\(displayPath(parent)): cannot create folder: \(error.localizedDescription)")
         }
-        lockDescriptor = open(lockFile.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        lockDescriptor = openLockFile(lockFile.path)
         guard lockDescriptor >= 0 else {
             throw OutputError(message: "\(displayPath(lockFile)): cannot create lock file: \(String(cString: strerror(errno)))")
         }
@@ -202,6 +112,27 @@ public final class OutputFolder: @unchecked Sendable {
         } catch {
             throw OutputError(message: "\(displayPath(staging)): cannot prepare staging folder: \(error.localizedDescription)")
         }
+        do {
+            written = try OutputList(temporaryFolder: parent)
+        } catch {
+            throw OutputError(message: "\(displayPath(parent)): cannot create a temporary file: \(error.localizedDescription)")
+        }
+    }
+
+    /// Nothing changed: the build state has this fingerprint, manifest.json says sitegen
+    /// wrote the folder, and every recorded file has its recorded size and modification time.
+    /// Otherwise every file in the folder must be recorded or kept (`checkOwnership`), and
+    /// the recorded files are remembered for linking unchanged ones.
+    public func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord? {
+        let state = BuildState.read(for: output)
+        if let state, state.record.fingerprint == fingerprint, Self.isSitegenOutput(output), state.isIntact(output) {
+            abandon()
+            return state.record
+        }
+        let index = state?.outputIndex()
+        try checkOwnership(recorded: index)
+        previous = index ?? [:]
+        return nil
     }
 
     /// Writes one file into the staging folder. `path` was checked by `SafePath`.
@@ -210,11 +141,16 @@ public final class OutputFolder: @unchecked Sendable {
     /// instead: it keeps its bytes, inode and modification time, so a sync to a host (rsync,
     /// S3) sees it unchanged. Identical means the new bytes have the hash the build state
     /// recorded, and the published file still has the recorded size and modification time
-    /// (`isRecorded`).
-    /// Returns the file's modification time (nanoseconds since 1970), which the build state
-    /// records so the next build can tell whether the published file was touched.
-    @discardableResult
-    public func write(_ path: String, _ bytes: [UInt8], hash: ContentHash? = nil) throws(OutputError) -> Int {
+    /// (`isRecorded`). The file's modification time (nanoseconds since 1970) goes into the
+    /// build state, so the next build can tell whether the published file was touched.
+    public func write(_ path: String, _ bytes: [UInt8]) throws(OutputError) {
+        let hash = ContentHash(of: bytes)
+        let modified = try place(path, bytes, hash: hash)
+        list.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
+    }
+
+    /// Writes or links one file; returns its modification time.
+    private func place(_ path: String, _ bytes: [UInt8], hash: ContentHash) throws(OutputError) -> Int {
         // Paths are joined as strings: Foundation's URL handling cost a noticeable share of
         // large builds.
         let target = stagingPath + "/" + path
@@ -222,7 +158,7 @@ public final class OutputFolder: @unchecked Sendable {
             if let slash = path.lastIndex(of: "/") {
                 try directories.create(String(path[..<slash]), inside: stagingPath)
             }
-            if let hash, let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
+            if let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
                 if Self.isRecorded(published, old), link(published, target) == 0 {
                     return old.modified
@@ -237,18 +173,19 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Writes a file as `produce` makes it (see StreamedFile). Like `write`, a file identical
     /// to the previous build's is replaced by a link to the published copy.
-    public func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> BuildState.OutputFile {
+    @discardableResult
+    public func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
         let target = stagingPath + "/" + path
         do {
             if let slash = path.lastIndex(of: "/") {
                 try directories.create(String(path[..<slash]), inside: stagingPath)
             }
-            var stream = StreamedFile(try ChunkedFile(target))
+            let file = try ChunkedFile(target)
+            var stream = StreamedFile(writingTo: file.write)
             try produce(&stream)
-            try stream.flush()
-            try stream.file.close()
-            let hash = stream.hasher.finalize()
-            if let old = previous[DigestKey(path)], old.hash == hash, old.size == stream.size {
+            var result = try stream.finish()
+            try file.close()
+            if let old = previous[DigestKey(path)], old.hash == result.hash, old.size == result.size {
                 let published = outputPath + "/" + path
                 if Self.isRecorded(published, old) {
                     guard unlink(target) == 0, link(published, target) == 0 else {
@@ -256,31 +193,74 @@ public final class OutputFolder: @unchecked Sendable {
                     }
                 }
             }
-            return BuildState.OutputFile(hash: hash, size: stream.size, modified: Self.modificationTime(target))
+            result.modified = Self.modificationTime(target)
+            late.append((path, result))
+            return result
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
         }
+    }
+
+    func writtenFiles() throws(OutputError) -> OutputList.SortedEntries {
+        do {
+            return try list.sorted()
+        } catch {
+            throw readBackFailure(error)
+        }
+    }
+
+    public var fileCount: Int { (written?.count ?? 0) + late.count }
+
+    public func writeManifest(_ manifest: Manifest) throws(OutputError) {
+        let list = self.list, late = self.late
+        try writeStreamed("manifest.json") { file in
+            try manifest.write(outputs: { body in
+                try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
+            }, to: &file)
+        }
+    }
+
+    /// Kept files join the new site before the old state goes, so a path that is both kept
+    /// and written stops the build with the state (the record of what sitegen wrote) still
+    /// in place. The state is dropped before the swap: a crash between the swap and saving
+    /// the new one must not leave an old fingerprint next to a new site. Without a state
+    /// the next build is simply a full one.
+    public func publish(_ record: BuildRecord) throws(OutputError) {
+        try carryOverKept()
+        BuildState.remove(for: output)
+        try commit()
+        let list = self.list, late = self.late
+        try? BuildState.save(for: output, record, outputs: { body in try list.forEachSorted(adding: late, body) })
+    }
+
+    private var list: OutputList {
+        guard let written else { preconditionFailure("OutputFolder.open() comes before writing") }
+        return written
+    }
+
+    private func readBackFailure(_ error: Error) -> OutputError {
+        OutputError(message: "\(displayPath(output)): cannot read back the list of written files: \(error.localizedDescription)")
     }
 
     /// Whether the published file is still the one the build state recorded: same size and
     /// modification time, the quick check of rsync and make. One stat, where reading the file
     /// back to compare its bytes cost as much as writing it; a file edited by hand gets a new
     /// modification time and is written anew.
-    static func isRecorded(_ published: String, _ recorded: BuildState.OutputFile) -> Bool {
+    static func isRecorded(_ published: String, _ recorded: WrittenFile) -> Bool {
         var info = stat()
         return recorded.modified != 0 && stat(published, &info) == 0 && Int(info.st_size) == recorded.size
-            && BuildState.nanoseconds(info.st_mtim) == recorded.modified
+            && nanoseconds(info.st_mtim) == recorded.modified
     }
 
     /// Nanoseconds since 1970, or 0 when the file cannot be read. Renaming the staging
     /// folder into place later does not change it.
     static func modificationTime(_ path: String) -> Int {
         var info = stat()
-        return stat(path, &info) == 0 ? BuildState.nanoseconds(info.st_mtim) : 0
+        return stat(path, &info) == 0 ? nanoseconds(info.st_mtim) : 0
     }
 
     /// Swaps the staged site into place and removes the previous one.
-    public func commit() throws(OutputError) {
+    func commit() throws(OutputError) {
         defer { unlock() }
         let fileManager = FileManager.default
         if isMountPoint {
@@ -360,27 +340,7 @@ public final class OutputFolder: @unchecked Sendable {
     }
 }
 
-/// Folders already made in the staging folder, so each is created once with mkdir(2)
-/// rather than asked of FileManager for every file.
-final class CreatedDirectories: @unchecked Sendable {
-    private let lock = NSLock()
-    private var made = Set<String>()
-
-    /// Makes `folder` (a relative path such as "polls/ABC/trips/1") and its parents below `root`.
-    func create(_ folder: String, inside root: String) throws {
-        if folder.isEmpty || lock.withLock({ made.contains(folder) }) { return }
-        if let slash = folder.lastIndex(of: "/") {
-            try create(String(folder[..<slash]), inside: root)
-        }
-        let path = root + "/" + folder
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-        }
-        lock.withLock {
-            // Files arrive folder by folder, so recent folders are what matter: forgetting
-            // the rest keeps memory flat (a forgotten folder costs one more mkdir, EEXIST).
-            if made.count >= 4096 { made.removeAll(keepingCapacity: true) }
-            made.insert(folder)
-        }
-    }
+/// open(2) for the lock file, out of reach of OutputFolder's own `open()`.
+private func openLockFile(_ path: String) -> Int32 {
+    open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
 }

@@ -11,12 +11,12 @@ import SitegenCore
 /// The temporary file is unlinked as soon as it is opened: nothing is left behind even if
 /// the build is killed.
 final class OutputList: @unchecked Sendable {
-    typealias Entry = (path: String, file: BuildState.OutputFile)
+    typealias Entry = (path: String, file: WrittenFile)
 
     private let lock = NSLock()
     private let descriptor: Int32
     private let batchSize: Int
-    private var batch: [(path: [UInt8], file: BuildState.OutputFile)] = []
+    private var batch: [(path: [UInt8], file: WrittenFile)] = []
     /// Byte ranges of the sorted runs in the temporary file.
     private var runs: [Range<Int>] = []
     private var spilled = 0
@@ -35,10 +35,16 @@ final class OutputList: @unchecked Sendable {
         batch.reserveCapacity(batchSize)
     }
 
-    deinit { close(descriptor) }
+    /// A list that never spills: for a site held in memory (MemoryOutput).
+    init() {
+        descriptor = -1
+        batchSize = .max
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Records a written file; safe to call from many threads.
-    func add(_ path: String, _ file: BuildState.OutputFile) {
+    func add(_ path: String, _ file: WrittenFile) {
         let bytes = Array(path.utf8)
         lock.withLock {
             batch.append((bytes, file))
@@ -49,7 +55,7 @@ final class OutputList: @unchecked Sendable {
 
     /// Hands every entry, and the `extra` ones (files written last, such as manifest.json),
     /// to `body` in path order (byte order of the UTF-8 paths).
-    func forEachSorted(adding extra: [Entry] = [], _ body: (String, BuildState.OutputFile) throws -> Void) throws {
+    func forEachSorted(adding extra: [Entry] = [], _ body: (String, WrittenFile) throws -> Void) throws {
         var entries = try sorted(adding: extra)
         while let entry = try entries.next() {
             try body(entry.path, entry.file)
@@ -59,7 +65,7 @@ final class OutputList: @unchecked Sendable {
     /// The entries and `extra` in path order, one at a time; for a reader that consumes
     /// them in several pieces (the sitemap's files).
     func sorted(adding extra: [Entry] = []) throws -> SortedEntries {
-        let pending: [(path: [UInt8], file: BuildState.OutputFile)] = lock.withLock {
+        let pending: [(path: [UInt8], file: WrittenFile)] = lock.withLock {
             batch.sort { Self.precedes($0.path, $1.path) }
             return batch
         }
@@ -104,7 +110,7 @@ final class OutputList: @unchecked Sendable {
     }
 
     /// One record: path length (4 bytes), path, hash (32), size (8), modification time (8).
-    static func appendRecord(path: [UInt8], file: BuildState.OutputFile, to bytes: inout [UInt8]) {
+    static func appendRecord(path: [UInt8], file: WrittenFile, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: UInt32(path.count).littleEndian) { bytes.append(contentsOf: $0) }
         bytes += path
         file.hash.appendBytes(to: &bytes)
@@ -123,13 +129,13 @@ final class OutputList: @unchecked Sendable {
 
 /// Reads one sorted run back, a buffer at a time; or walks entries held in memory.
 private struct RunCursor {
-    private(set) var current: (path: [UInt8], file: BuildState.OutputFile)?
+    private(set) var current: (path: [UInt8], file: WrittenFile)?
     private let descriptor: Int32
     private var next: Int
     private let end: Int
     private var buffer: [UInt8] = []
     private var position = 0
-    private var entries: [(path: [UInt8], file: BuildState.OutputFile)] = []
+    private var entries: [(path: [UInt8], file: WrittenFile)] = []
     private var entryIndex = 0
 
     init(descriptor: Int32, range: Range<Int>) throws {
@@ -139,7 +145,7 @@ private struct RunCursor {
         try advance()
     }
 
-    init(entries: [(path: [UInt8], file: BuildState.OutputFile)]) {
+    init(entries: [(path: [UInt8], file: WrittenFile)]) {
         descriptor = -1
         next = 0
         end = 0
@@ -163,7 +169,7 @@ private struct RunCursor {
             let hash = ContentHash(bytes: raw, at: start + length)
             let size = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: start + length + 32, as: Int64.self)))
             let modified = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: start + length + 40, as: Int64.self)))
-            return (path, BuildState.OutputFile(hash: hash, size: size, modified: modified))
+            return (path, WrittenFile(hash: hash, size: size, modified: modified))
         }
         position += 4 + length + 48
     }

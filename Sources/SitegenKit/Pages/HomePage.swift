@@ -1,5 +1,6 @@
 import Foundation
 import SitegenCore
+import SitegenModel
 
 /// `/`: the site's title and description and what it holds (docs/pages.md, "Home").
 enum HomePage {

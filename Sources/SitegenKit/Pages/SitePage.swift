@@ -98,7 +98,3 @@ public struct RenderKit: Sendable {
         links.href(target, from: SiteLinks.file(for: path))
     }
 }
-
-public enum SitegenVersion {
-    public static let current = "0.1.0"
-}

@@ -27,7 +27,7 @@ enum Sitemap {
     /// Writes the sitemap of the `count` listed pages among `outputs` (every written file, in
     /// path order) through `write` (OutputFolder.writeStreamed); returns the files written.
     static func write(count: Int, maxURLs: Int = maxURLs, links: SiteLinks, listPolls: Bool, outputs: inout OutputList.SortedEntries,
-                      write: (String, (inout StreamedFile) throws -> Void) throws -> BuildState.OutputFile) throws -> [OutputList.Entry] {
+                      write: (String, (inout StreamedFile) throws -> Void) throws -> WrittenFile) throws -> [OutputList.Entry] {
         // The next listed page's path ("polls/ABC/"), or nil.
         func nextPage() throws -> String? {
             while let (file, _) = try outputs.next() {

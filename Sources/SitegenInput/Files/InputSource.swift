@@ -5,17 +5,25 @@ import Foundation
 /// manifest.json is published, so an input's name there must not tell where the site was
 /// built (`../../home/NAME/…`), show a hidden draft, or name a voter: vote files are often
 /// named after the voter, so they are listed by their hash instead.
-struct InputSource: Sendable {
-    let url: URL
+package struct InputSource: Sendable {
+    package let url: URL
     /// The folder it was found in, and that folder's site.yml key.
-    let folder: URL
-    let key: String
-    var namedByHash = false
+    package let folder: URL
+    package let key: String
+    package var namedByHash = false
     /// The folder's name relative to the site folder, when it lies inside it.
-    var publishedFolder: String?
+    package var publishedFolder: String?
+
+    package init(url: URL, folder: URL, key: String, namedByHash: Bool = false, publishedFolder: String? = nil) {
+        self.url = url
+        self.folder = folder
+        self.key = key
+        self.namedByHash = namedByHash
+        self.publishedFolder = publishedFolder
+    }
 
     /// Sets `publishedFolder` from the site folder.
-    func inside(_ siteFolder: URL) -> InputSource {
+    package func inside(_ siteFolder: URL) -> InputSource {
         var source = self
         let base = siteFolder.standardizedFileURL.path + "/"
         let path = folder.standardizedFileURL.path
@@ -29,29 +37,12 @@ struct InputSource: Sendable {
 
     /// `Data/polls/p.json` inside the site folder; `inputs.polls/p.json` for a folder outside
     /// it; `Data/votes/3F2A….json` (the first 16 hex digits of its SHA-256) for a vote file.
-    func publishedName(hash: String) -> String {
+    package func publishedName(hash: String) -> String {
         let prefix = publishedFolder.map { $0.isEmpty ? "" : $0 + "/" } ?? key + "/"
         if namedByHash { return prefix + hash.prefix(16) + ".json" }
         let folderPath = folder.standardizedFileURL.path + "/"
         let filePath = url.standardizedFileURL.path
         let relative = filePath.hasPrefix(folderPath) ? String(filePath.dropFirst(folderPath.count)) : url.lastPathComponent
         return prefix + relative
-    }
-}
-
-/// A file's size and modification time (nanoseconds), or nil fields when it cannot be read.
-struct FileStamp: Equatable, Sendable {
-    let size: Int?
-    let modified: Int?
-
-    init(_ path: String) {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            size = Int(info.st_size)
-            modified = BuildState.nanoseconds(info.st_mtim)
-        } else {
-            size = nil
-            modified = nil
-        }
     }
 }

@@ -1,4 +1,3 @@
-import CFileSwap
 import Foundation
 import SitegenCore
 
@@ -22,24 +21,19 @@ extension OutputFolder {
     /// and that are not kept. `recorded` is the last build's file list; nil when there is
     /// none, which makes every file not kept a stranger (a manifest.json that says "sitegen"
     /// proves nothing about the folder around it).
-    func checkOwnership(recorded: [DigestKey: BuildState.OutputFile]?, keep: [String]) throws(OutputError) {
+    func checkOwnership(recorded: [DigestKey: WrittenFile]?) throws(OutputError) {
         var strangers: [String] = []
         var count = 0
         // In a mount-point output, the staging folder and replaced sites are sitegen's own.
         Self.walkFiles(below: output.path, skipping: Set(keep), skippingTopLevelPrefix: workPrefix) { path in
             guard recorded?[DigestKey(path)] == nil else { return }
             count += 1
-            if strangers.count < Self.namedStrangers { strangers.append(path) }
+            if strangers.count < OutputError.namedStrangers { strangers.append(path) }
         }
         guard count > 0 else { return }
-        var more = count > strangers.count ? " and \(count - strangers.count) more" : ""
-        if recorded == nil { more += " (there is no record of an earlier build here: \(displayPath(BuildState.url(for: output))) is missing)" }
-        throw OutputError(message: "\(displayPath(output)): refusing to replace this folder: \(Formatting.count(count, "file")) in it "
-            + "\(count == 1 ? "was" : "were") not written by sitegen: \(strangers.joined(separator: ", "))\(more). "
-            + "Move \(count == 1 ? "it" : "them") away, or list \(count == 1 ? "it" : "them") under `keep:` in site.yml")
+        throw .strangers(in: displayPath(output), named: strangers, count: count,
+                         missingRecord: recorded == nil ? displayPath(BuildState.url(for: output)) : nil)
     }
-
-    static let namedStrangers = 10
 
     /// Calls `body` with the path (relative to `root`) of every entry that is not a folder,
     /// without following links; folders and files named in `skipping` are passed over whole.
@@ -75,7 +69,7 @@ extension OutputFolder {
         for path in keep where Self.exists(outputPath + "/" + path) {
             let target = stagingPath + "/" + path
             guard !Self.exists(target) else {
-                throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): listed under `keep:` in site.yml, but sitegen writes this path")
+                throw .keptAndWritten(displayPath(output.appendingPathComponent(path)))
             }
             do {
                 if let slash = path.lastIndex(of: "/") {
@@ -104,48 +98,5 @@ extension OutputFolder {
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
-    }
-}
-
-/// An output folder that is a mount point (a web root on its own volume, a bind mount in a
-/// container) cannot be renamed, so the staged site cannot be swapped in whole. Its
-/// top-level entries are swapped instead, each atomically.
-extension OutputFolder {
-    /// A folder whose file system differs from its parent's, or the root of one.
-    static func isMountPoint(_ path: String) -> Bool {
-        var folder = stat(), parent = stat()
-        guard stat(path, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR,
-              stat(path + "/..", &parent) == 0 else { return false }
-        return folder.st_dev != parent.st_dev || folder.st_ino == parent.st_ino
-    }
-
-    /// Swaps each entry of the staged site with the published one of the same name
-    /// (renameat2 exchange, or a plain rename where there is none), then moves published
-    /// entries the new site lacks into the staging folder, which now holds the old site and
-    /// is discarded. Every entry is whole at every instant; between the first and the last
-    /// exchange the site mixes old and new entries.
-    func swapContents() throws(OutputError) {
-        let fileManager = FileManager.default
-        do {
-            let staged = try fileManager.contentsOfDirectory(atPath: stagingPath)
-            for name in staged.sorted() {
-                let published = outputPath + "/" + name, new = stagingPath + "/" + name
-                if Self.exists(published) {
-                    guard sitegen_exchange_paths(new, published) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                } else {
-                    guard rename(new, published) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                }
-            }
-            let newNames = Set(staged)
-            for name in try fileManager.contentsOfDirectory(atPath: outputPath)
-            where !newNames.contains(name) && !name.hasPrefix(workPrefix) && !Self.exists(stagingPath + "/" + name) {
-                guard rename(outputPath + "/" + name, stagingPath + "/" + name) == 0 else {
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                }
-            }
-        } catch {
-            throw OutputError(message: "\(displayPath(output)): cannot swap in the new site's files: \(error.localizedDescription)")
-        }
-        discard(staging)
     }
 }

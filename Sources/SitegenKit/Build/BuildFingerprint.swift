@@ -1,0 +1,95 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+
+/// Everything a build depends on, hashed into one value: every input file's bytes (site.yml,
+/// templates, exports, pages, the tips file), the options that change output (`--date`,
+/// `--seed`, `SOURCE_DATE_EPOCH`) and the sitegen binary itself.
+public struct BuildFingerprint: Sendable, Equatable {
+    public let value: String
+    /// Every input file with its hash, under its published name (InputSource), for manifest.json.
+    public let inputs: [InputFile]
+
+    /// Each input file's size and modification time when it was hashed, to notice a file
+    /// that changes while the build reads it.
+    let stamps: [(URL, FileStamp)]
+
+    public static func == (a: BuildFingerprint, b: BuildFingerprint) -> Bool {
+        a.value == b.value && a.inputs == b.inputs
+    }
+
+    public static func compute(config: SiteConfig, options: BuildOptions) -> BuildFingerprint {
+        let sources = inputSources(config)
+        let hashed = ConcurrentResults<(fingerprint: InputFile, published: InputFile, stamp: FileStamp)>(count: sources.count)
+        let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            let source = sources[index]
+            // Stamped before reading: a change after this point shows in `changedInputs`.
+            let stamp = FileStamp(source.url.path)
+            // An unreadable or special file (a FIFO would block) hashes as missing; the build
+            // proper reports it.
+            let readable = InputFolder.regularFileSize(source.url) != nil
+            let hash = sha256Hex((readable ? try? Data(contentsOf: source.url) : nil) ?? Data())
+            hashed[index] = (InputFile(path: loader.relativePath(of: source.url), sha256: hash),
+                             InputFile(path: source.publishedName(hash: hash), sha256: hash), stamp)
+        }
+        let values = hashed.values
+        var lines = ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())"]
+        lines.append("date \(options.date.map(Formatting.iso8601) ?? "-")")
+        lines.append("seed \(options.seed.map(String.init) ?? "-")")
+        lines.append("epoch \(options.environment["SOURCE_DATE_EPOCH"] ?? "-")")
+        lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
+        return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)),
+                                inputs: values.map(\.published).sorted { $0.path < $1.path },
+                                stamps: zip(sources, values).map { ($0.url, $1.stamp) })
+    }
+
+    /// Inputs whose size or modification time differ from when they were hashed: what the
+    /// build read may not be what manifest.json and the build state record.
+    public func changedInputs() -> [URL] {
+        stamps.filter { FileStamp($0.0.path) != $0.1 }.map(\.0)
+    }
+
+    static func inputURLs(_ config: SiteConfig) -> [URL] {
+        inputSources(config).map(\.url)
+    }
+
+    static func inputSources(_ config: SiteConfig) -> [InputSource] {
+        var sources = [InputSource(url: config.file, folder: config.folder, key: "site.yml")]
+        sources += regularFiles(below: config.templates).map { InputSource(url: $0, folder: config.templates, key: "templates") }
+        let log = DiagnosticLog()
+        let exports = [("inputs.polls", config.inputs.polls), ("inputs.votes", config.inputs.votes),
+                       ("inputs.trips", config.inputs.trips), ("inputs.items", config.inputs.items),
+                       ("inputs.games", config.inputs.games), ("inputs.options", config.inputs.options),
+                       ("inputs.convoys", config.inputs.convoys)]
+        for (key, folder) in exports {
+            sources += ExportLoader.jsonFiles(below: folder, log: log).map {
+                InputSource(url: $0, folder: folder, key: key, namedByHash: key == "inputs.votes")
+            }
+        }
+        if let pages = config.pages {
+            sources += InputFolder.list(pages, recursive: false) { $0.hasSuffix(".md") }.files
+                .map { InputSource(url: $0, folder: pages, key: "pages") }
+        }
+        if let tips = config.tips.file {
+            sources.append(InputSource(url: tips, folder: tips.deletingLastPathComponent(), key: "tips.file"))
+        }
+        return sources.map { $0.inside(config.folder) }
+    }
+
+    /// Every file the build may read below `folder`, links included (a linked template is
+    /// read, so its edits must count).
+    static func regularFiles(below folder: URL) -> [URL] {
+        InputFolder.list(folder).files
+    }
+
+    /// A new sitegen build may render differently: its size and modification time stand in
+    /// for its bytes (hashing a 20 MB binary on every build would cost more than it saves).
+    static func executableIdentity() -> String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return path }
+        let size = (attributes[.size] as? Int) ?? 0
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(path) \(size) \(modified)"
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+
+/// Stage 3: the checks that need every export read, polls included. Any input error logged
+/// so far stops the build here (exit 1), after every problem was found; then a refused
+/// path or a failed write among the streamed polls (exit 3).
+struct CheckStage {
+    let log: DiagnosticLog
+    let failure: FirstFailure
+
+    func run(_ inputs: Inputs) throws(BuildFailure) -> Inputs {
+        let absent = inputs.ballotPolls.subtracting(inputs.polls.map(\.id))
+        ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log)
+        ExportSet.checkUniqueness(inputs.polls, log: log)
+        inputs.plausibility.report(to: log)
+        inputs.layout.reportOrphanItems(inputs.exports.customItems, pollTrips: Set(inputs.polls.flatMap(\.tripIds)))
+        if log.hasErrors { throw .inputErrors(count: log.errorCount) }
+        if let message = failure.message { throw .io(message) }
+        return inputs
+    }
+}
