@@ -112,6 +112,28 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
     }
 
+    @Test("A misspelt template variable is a build error (exit 2) naming the file, line and column, never empty text")
+    func misspeltVariable() throws {
+        let site = try goldenSite()
+        let poll = try site.read("Templates/poll.mustache")
+        try site.write("Templates/poll.mustache", poll.replacingOccurrences(of: "{{votersText}}", with: "{{votersTxt}}"))
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 2)
+        #expect(result.stderr == "Templates/poll.mustache:10:31: error: {{votersTxt}}: no such variable on a poll page (did you mean \"votersText\"?)\n")
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
+    }
+
+    @Test("A misspelt section is a build error too, even in the template of a page kind this site does not have (no convoys here)")
+    func misspeltSection() throws {
+        let site = try goldenSite()
+        let convoy = try site.read("Templates/convoy.mustache")
+        try site.write("Templates/convoy.mustache", convoy.replacingOccurrences(of: "{{#people}}", with: "{{#peple}}")
+            .replacingOccurrences(of: "{{/people}}", with: "{{/peple}}"))
+        let result = try SitegenProcess.run(["check"], in: site.root)
+        #expect(result.status == 2)
+        #expect(result.stderr == "Templates/convoy.mustache:98:9: error: {{#peple}}: no such variable in {{#needsSeat}} or on a convoy page (did you mean \"people\"?)\n")
+    }
+
     @Test("Refusing a non-empty output folder that sitegen did not create exits 3")
     func refusesForeignOutput() throws {
         let site = try goldenSite()
