@@ -3,7 +3,6 @@ import Foundation
 /// The grouped views of SPEC §4.2: `/options/SLUG/` and `/options/SLUG/VIEW/` for each
 /// option set, and `/polls/CODE/VIEW/` over each poll's trips.
 enum OptionPages {
-
     /// A list of trips to publish in every view, and how its pages are addressed.
     struct TripList: Sendable {
         var title: String

@@ -30,7 +30,6 @@ public struct PublishedPoll: Sendable {
 
 /// `/polls/CODE/` and `/polls/CODE/results.json` (SPEC §5).
 enum PollPages {
-
     static func files(for published: PublishedPoll, unlisted: Bool, tripPages: Bool) -> [PlannedFile] {
         [
             PlannedFile(path: SiteLinks.file(for: published.path)) { kit in

@@ -2,7 +2,7 @@
 /// templates may use. The fields produce the dictionary the renderer reads, and describe
 /// (as a `ContextShape`) what TemplateSet checks every template against when it loads, so a
 /// misspelt name is a build error rather than empty text (docs/templates.md).
-protocol TemplateModel {
+protocol TemplateModel: Sendable {
     static var fields: TemplateFields<Self> { get }
 }
 
