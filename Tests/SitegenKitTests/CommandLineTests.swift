@@ -100,16 +100,35 @@ struct CommandLineTests {
         #expect(try SitegenProcess.run(["publish"], in: site.root).status == 2)
     }
 
+    /// Runs `command` on the golden site after replacing `edits` (old → new) in one template.
+    func run(_ command: String, editing template: String, _ edits: [(String, String)]) throws -> (TemporarySite, SitegenProcess.Result) {
+        let site = try goldenSite()
+        let file = "Templates/\(template).mustache"
+        try site.write(file, edits.reduce(try site.read(file)) { $0.replacingOccurrences(of: $1.0, with: $1.1) })
+        return (site, try SitegenProcess.run([command], in: site.root))
+    }
+
     @Test("A misspelled partial is a build error (exit 2), never an empty page")
     func templateError() throws {
-        let site = try goldenSite()
-        let home = try site.read("Templates/home.mustache")
-        try site.write("Templates/home.mustache", home.replacingOccurrences(of: "{{<layout}}", with: "{{<layuot}}")
-            .replacingOccurrences(of: "{{/layout}}", with: "{{/layuot}}"))
-        let result = try SitegenProcess.run(["build"], in: site.root)
+        let (site, result) = try run("build", editing: "home", [("{{<layout}}", "{{<layuot}}"), ("{{/layout}}", "{{/layuot}}")])
         #expect(result.status == 2)
         #expect(result.stderr == "Templates/home.mustache:1:1: error: template \"home\" refers to \"layuot\", which does not exist in Templates\n")
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
+    }
+
+    @Test("A misspelt template variable is a build error (exit 2) naming the file, line and column, never empty text")
+    func misspeltVariable() throws {
+        let (site, result) = try run("build", editing: "poll", [("{{votersText}}", "{{votersTxt}}")])
+        #expect(result.status == 2)
+        #expect(result.stderr == "Templates/poll.mustache:10:31: error: {{votersTxt}}: no such variable on a poll page (did you mean \"votersText\"?)\n")
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
+    }
+
+    @Test("A misspelt section is a build error too, even in the template of a page kind this site does not have (no convoys here)")
+    func misspeltSection() throws {
+        let (_, result) = try run("check", editing: "convoy", [("{{#people}}", "{{#peple}}"), ("{{/people}}", "{{/peple}}")])
+        #expect(result.status == 2)
+        #expect(result.stderr == "Templates/convoy.mustache:98:9: error: {{#peple}}: no such variable in {{#needsSeat}} or on a convoy page (did you mean \"people\"?)\n")
     }
 
     @Test("Refusing a non-empty output folder that sitegen did not create exits 3")

@@ -51,11 +51,11 @@ struct RouteHandoffTests {
         #expect(apple.map(\.from) == ["P0", "P1", "P2", "P3", "P4", "P5"])
         #expect(apple.map(\.to) == ["P1", "P2", "P3", "P4", "P5", "P6"])
 
-        let context = HandoffLinks.directions(sevenPoints, label: "Directions")!
-        let texts = (context["mapsLinks"] as! [[String: Any]]).map { $0["mapsText"] as! String }
+        let directions = HandoffLinks.directions(sevenPoints, label: "Directions")!
+        let texts = directions.mapsLinks.map(\.mapsText)
         #expect(texts == ["Google Maps: P0 → P4", "Google Maps: P4 → P6", "Apple Maps: P0 → P1", "Apple Maps: P1 → P2",
                           "Apple Maps: P2 → P3", "Apple Maps: P3 → P4", "Apple Maps: P4 → P5", "Apple Maps: P5 → P6"])
-        #expect(context["directionsNote"] as? String == "Google Maps opens up to 5 places at a time, Apple Maps one stretch at a time.")
+        #expect(directions.directionsNote == "Google Maps opens up to 5 places at a time, Apple Maps one stretch at a time.")
     }
 
     @Test("Exactly the limit: one Google link with 3 waypoints")
@@ -87,13 +87,13 @@ struct RouteHandoffTests {
         let points = try #require(TripRoute.points(of: timeline.days[1], legs: legs, trip: trip))
         #expect(points.map(\.name) == ["Chicago, IL", "Milwaukee, WI", "Madison, WI"])
 
-        let context = try #require(HandoffLinks.directions(points, label: "Directions for the drive"))
-        let links = context["mapsLinks"] as! [[String: Any]]
-        #expect(links.map { $0["mapsText"] as! String } == ["Open in Google Maps", "Apple Maps: Chicago, IL → Milwaukee, WI",
+        let directions = try #require(HandoffLinks.directions(points, label: "Directions for the drive"))
+        let links = directions.mapsLinks
+        #expect(links.map(\.mapsText) == ["Open in Google Maps", "Apple Maps: Chicago, IL → Milwaukee, WI",
                                                             "Apple Maps: Milwaukee, WI → Madison, WI"])
-        #expect(links[0]["mapsHref"] as? String
+        #expect(links[0].mapsHref
             == "https://www.google.com/maps/dir/?api=1&origin=41.95%2C-87.66&destination=43.0731%2C-89.4012&waypoints=43.03%2C-87.97&travelmode=driving")
-        #expect(context["directionsNote"] as? String == "Apple Maps opens one stretch at a time.")
+        #expect(directions.directionsNote == "Apple Maps opens one stretch at a time.")
     }
 
     @Test("A drive whose cities match no stop has no directions: its coordinates are unknown")

@@ -170,7 +170,7 @@ struct OptionPagesTests {
         let site = try TemporarySite()
         try site.write("site.yml", "title: Links\n")
         let config = try SiteConfigLoader.load(site.root.appendingPathComponent("site.yml"))
-        let kit = RenderKit(config: config, templates: try TemplateSet.load(from: Repository.root.appendingPathComponent("Templates"), required: []),
+        let kit = RenderKit(config: config, templates: try TemplateSet.load(from: Repository.root.appendingPathComponent("Templates"), required: SitePlan.requiredTemplates),
                             links: SiteLinks(style: .pretty, baseURL: nil), format: Formatting(timeZone: .gmt),
                             buildTime: Sample.day, navigation: [])
         let poll = Sample.poll(["A", "B"])

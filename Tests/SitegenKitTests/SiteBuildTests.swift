@@ -23,22 +23,7 @@ struct SiteBuildTests {
     @Test("The golden site's output matches the expected tree exactly: no missing, unexpected or different file")
     func goldenTree() throws {
         let (_, actual) = try buildGolden()
-        let expectedFolder = Self.golden.appendingPathComponent("expected")
-        if ProcessInfo.processInfo.environment["SITEGEN_UPDATE_GOLDEN"] == "1" {
-            try? FileManager.default.removeItem(at: expectedFolder)
-            for (path, data) in actual {
-                let url = expectedFolder.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: url)
-            }
-        }
-        let expected = try fileTree(expectedFolder)
-        #expect(!expected.isEmpty, "run with SITEGEN_UPDATE_GOLDEN=1 to create Fixtures/golden/expected, then read it")
-        #expect(Set(actual.keys).subtracting(expected.keys).sorted() == [], "unexpected files")
-        #expect(Set(expected.keys).subtracting(actual.keys).sorted() == [], "missing files")
-        for path in Set(actual.keys).intersection(expected.keys).sorted() {
-            #expect(actual[path] == expected[path], "\(path) differs from the golden copy")
-        }
+        try expectGolden(actual, in: Self.golden.appendingPathComponent("expected"))
     }
 
     @Test("Two builds of the same input are byte-identical")

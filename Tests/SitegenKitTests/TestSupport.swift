@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import SitegenKit
 
 /// A site folder under the temporary directory, removed when the test ends.
@@ -52,4 +53,25 @@ func fileTree(_ folder: URL) throws -> [String: Data] {
         tree[String(url.standardizedFileURL.path.dropFirst(base.count + 1))] = try Data(contentsOf: url)
     }
     return tree
+}
+
+/// Compares files (path → bytes) with the golden copies in `folder`: no missing, unexpected
+/// or different file. `SITEGEN_UPDATE_GOLDEN=1` first rewrites the copies from `actual`;
+/// read their diff before committing it.
+func expectGolden(_ actual: [String: Data], in folder: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    if ProcessInfo.processInfo.environment["SITEGEN_UPDATE_GOLDEN"] == "1" {
+        try? FileManager.default.removeItem(at: folder)
+        for (path, data) in actual {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
+        }
+    }
+    let expected = try fileTree(folder)
+    #expect(!expected.isEmpty, "run with SITEGEN_UPDATE_GOLDEN=1 to create \(folder.lastPathComponent), then read it", sourceLocation: sourceLocation)
+    #expect(Set(actual.keys).subtracting(expected.keys).sorted() == [], "unexpected files", sourceLocation: sourceLocation)
+    #expect(Set(expected.keys).subtracting(actual.keys).sorted() == [], "missing files", sourceLocation: sourceLocation)
+    for path in Set(actual.keys).intersection(expected.keys).sorted() {
+        #expect(actual[path] == expected[path], "\(path) differs from the golden copy", sourceLocation: sourceLocation)
+    }
 }

@@ -41,8 +41,6 @@ extension Convoy {
 
 /// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (docs/rules.md, "Convoys").
 enum ConvoyPages {
-    static let templates = ["convoy"]
-
     /// Convoys in the order the home page lists them: by title, then id.
     static func sorted(_ convoys: [Convoy]) -> [Convoy] {
         convoys.sorted { ($0.title.lowercased(), $0.id.value) < ($1.title.lowercased(), $1.id.value) }
@@ -59,100 +57,74 @@ enum ConvoyPages {
     }
 
     /// One row of the home page's convoy list.
-    static func homeRow(_ convoy: Convoy, kit: RenderKit) -> [String: Any] {
-        [
-            "title": convoy.title,
-            "href": kit.href(convoy.path, from: ""),
-            "status": convoy.status.label,
-            "statusClass": convoy.status.rawValue,
-            "vehicles": Formatting.count(convoy.vehicles.count, "vehicle"),
-            "route": convoy.routeLine,
-        ]
+    static func homeRow(_ convoy: Convoy, kit: RenderKit) -> HomePageModel.Convoy {
+        HomePageModel.Convoy(title: convoy.title, href: kit.href(convoy.path, from: ""), status: convoy.status.label,
+                             statusClass: convoy.status.rawValue, vehicles: Formatting.count(convoy.vehicles.count, "vehicle"),
+                             route: convoy.routeLine)
     }
 
     static func page(_ convoy: Convoy, kit: RenderKit) -> [UInt8] {
         let description = "\(convoy.status.label) convoy: \(convoy.routeLine). \(Formatting.count(convoy.vehicles.count, "vehicle")), \(Formatting.count(convoy.participants.filter { $0.status != .declined }.count, "person", "people"))."
         let meta = PageMeta(path: convoy.path, title: convoy.title, description: description)
-
-        // Keys differ between nesting levels on purpose: Mustache looks a missing key up in
-        // the enclosing context, so a stop without notes must not find the convoy's notes.
-        var context: [String: Any] = [
-            "title": convoy.title,
-            "status": convoy.status.label,
-            "statusClass": convoy.status.rawValue,
-            "routeLine": convoy.routeLine,
-            "stops": stops(convoy),
-            "vehicles": convoy.vehicles.map { vehicleCard($0, in: convoy) },
-            "vehicleCount": Formatting.count(convoy.vehicles.count, "vehicle"),
-            "roleGroups": roleGroups(convoy),
-            "updatedText": kit.format.dateTime(convoy.modifiedAt),
-            "updatedISO": Formatting.iso8601(convoy.modifiedAt),
-        ]
-        if let notes = convoy.notes { context["notesHTML"] = MarkdownRenderer.html(notes) }
-        if let routeMap = routeMap(convoy) { context["routeMap"] = routeMap }
-        if let directions = HandoffLinks.directions(convoy.routePoints, label: "Directions") { context["directions"] = directions }
-        if let route = convoy.routeFilePath { context["routeFileHref"] = kit.href(route, from: convoy.path) }
-        if let route = convoy.route {
-            context["route"] = [
-                "distance": Formatting.miles(meters: route.distanceMeters),
-                "duration": Formatting.duration(seconds: route.durationSeconds),
-            ]
-        }
         let needingSeats = convoy.peopleNeedingSeats
-        if !needingSeats.isEmpty {
-            context["needsSeat"] = [
-                "heading": "Still needs a seat (\(needingSeats.count))",
-                "people": needingSeats.map(personRow),
-            ] as [String: Any]
-        }
+        let model = ConvoyPageModel(
+            title: convoy.title,
+            status: convoy.status.label,
+            statusClass: convoy.status.rawValue,
+            notesHTML: convoy.notes.map(MarkdownRenderer.html),
+            checklist: checklist(convoy),
+            routeLine: convoy.routeLine,
+            routeMap: routeMap(convoy),
+            route: convoy.route.map {
+                ConvoyPageModel.Route(distance: Formatting.miles(meters: $0.distanceMeters), duration: Formatting.duration(seconds: $0.durationSeconds))
+            },
+            directions: HandoffLinks.directions(convoy.routePoints, label: "Directions"),
+            routeFileHref: convoy.routeFilePath.map { kit.href($0, from: convoy.path) },
+            stops: stops(convoy),
+            vehicleCount: Formatting.count(convoy.vehicles.count, "vehicle"),
+            vehicles: convoy.vehicles.map { vehicleCard($0, in: convoy) },
+            doubleSeated: convoy.peopleInSeveralSeats.map { person, seats in
+                "\(convoy.participants[person].displayName) is listed in more than one seat: \(listJoined(seats.map { convoy.vehicles[$0.vehicle].label }))."
+            },
+            needsSeat: needingSeats.isEmpty ? nil
+                : ConvoyPageModel.People(heading: "Still needs a seat (\(needingSeats.count))", people: needingSeats.map(personRow)),
+            roleGroups: roleGroups(convoy),
+            updatedText: kit.format.dateTime(convoy.modifiedAt),
+            updatedISO: Formatting.iso8601(convoy.modifiedAt))
+        return kit.page(model, meta: meta)
+    }
+
+    /// A draft shows its checklist; a ready or active convoy only when it fails it.
+    static func checklist(_ convoy: Convoy) -> ConvoyPageModel.Checklist? {
         let items = convoy.readiness
         let done = items.filter(\.isDone).count
-        // A draft shows its checklist; a ready or active convoy only when it fails it.
-        if convoy.status == .draft || (convoy.isExpectedReady && done < items.count) {
-            let summary: String
-            if done == items.count {
-                summary = "Everything is in place: this draft is ready to go."
-            } else if convoy.status == .draft {
-                summary = "\(done) of \(items.count) done."
-            } else {
-                summary = "This convoy is marked \(convoy.status.rawValue), but only \(done) of \(items.count) are done."
-            }
-            context["checklist"] = [
-                "summary": summary,
-                "items": items.map { ["requirement": $0.requirement, "done": $0.isDone] as [String: Any] },
-            ] as [String: Any]
+        guard convoy.status == .draft || (convoy.isExpectedReady && done < items.count) else { return nil }
+        let summary: String
+        if done == items.count {
+            summary = "Everything is in place: this draft is ready to go."
+        } else if convoy.status == .draft {
+            summary = "\(done) of \(items.count) done."
+        } else {
+            summary = "This convoy is marked \(convoy.status.rawValue), but only \(done) of \(items.count) are done."
         }
-        let doubleSeated = convoy.peopleInSeveralSeats
-        if !doubleSeated.isEmpty {
-            context["doubleSeated"] = doubleSeated.map { person, seats in
-                "\(convoy.participants[person].displayName) is listed in more than one seat: \(listJoined(seats.map { convoy.vehicles[$0.vehicle].label }))."
-            }
-        }
-        return kit.page("convoy", meta: meta, context: context)
+        return ConvoyPageModel.Checklist(summary: summary, items: items.map { .init(requirement: $0.requirement, done: $0.isDone) })
     }
 
     /// The route drawn like an itinerary's; places without coordinates are named under it.
     /// A lone start (a draft without a destination) is no route: nothing is drawn.
-    static func routeMap(_ convoy: Convoy) -> [String: Any]? {
+    static func routeMap(_ convoy: Convoy) -> RouteMap? {
         let (places, withoutCoordinates) = convoy.routePlaces
         guard places.count >= 2, let picture = RoutePicture.make(places: places) else { return nil }
         var description = "Start, stops and destination in order: \(places.map(\.name).joined(separator: " → "))."
         if !withoutCoordinates.isEmpty { description += " Not drawn (no coordinates): \(listJoined(withoutCoordinates))." }
-        return RouteMap.context(picture, title: "Route map of \(convoy.title)", description: description)
+        return RouteMap(picture, title: "Route map of \(convoy.title)", description: description)
     }
 
     /// Origin, checkpoints by `order`, destination.
-    static func stops(_ convoy: Convoy) -> [[String: Any]] {
-        func stop(_ kind: String, _ place: ConvoyPlace?, notes: String? = nil, missing: String? = nil) -> [String: Any] {
-            var row: [String: Any] = ["kind": kind]
-            if let place {
-                row["name"] = place.name
-                if let address = place.address { row["address"] = address }
-            } else if let missing {
-                row["missing"] = missing
-            }
-            if let notes { row["stopNotesHTML"] = MarkdownRenderer.html(notes) }
-            return row
+    static func stops(_ convoy: Convoy) -> [ConvoyPageModel.Stop] {
+        func stop(_ kind: String, _ place: ConvoyPlace?, notes: String? = nil, missing: String? = nil) -> ConvoyPageModel.Stop {
+            ConvoyPageModel.Stop(kind: kind, name: place?.name, address: place?.address,
+                                 missing: place == nil ? missing : nil, stopNotesHTML: notes.map(MarkdownRenderer.html))
         }
         var rows = [stop("Start", convoy.origin)]
         for (index, checkpoint) in convoy.checkpoints.enumerated() {
@@ -162,39 +134,36 @@ enum ConvoyPages {
         return rows
     }
 
-    static func vehicleCard(_ vehicle: ConvoyVehicle, in convoy: Convoy) -> [String: Any] {
+    static func vehicleCard(_ vehicle: ConvoyVehicle, in convoy: Convoy) -> ConvoyPageModel.Vehicle {
         let used = vehicle.seatsUsed, capacity = vehicle.capacity
         var seats = "\(used) of \(Formatting.count(capacity, "seat"))"
         if vehicle.isOverCapacity { seats += " — over capacity" }
-        var card: [String: Any] = [
-            "label": vehicle.label,
-            "isLeader": vehicle.isLeader,
-            "isFull": vehicle.isFull,
-            "isOver": vehicle.isOverCapacity,
-            "seats": seats,
-            // A number we compute, never text from an export: safe in a style attribute.
-            "barWidth": Formatting.oneDecimal(min(Double(used) / Double(capacity), 1) * 100) + "%",
-            "driver": vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
-            "hasDriver": vehicle.driver != nil,
-            "passengers": vehicle.passengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
-        ]
         let free = capacity - used
-        if free > 0 { card["freeSeats"] = "\(Formatting.count(free, "seat")) free" }
-        if let notes = vehicle.notes { card["vehicleNotesHTML"] = MarkdownRenderer.html(notes) }
-        return card
+        return ConvoyPageModel.Vehicle(
+            label: vehicle.label,
+            isLeader: vehicle.isLeader,
+            isFull: vehicle.isFull,
+            isOver: vehicle.isOverCapacity,
+            seats: seats,
+            freeSeats: free > 0 ? "\(Formatting.count(free, "seat")) free" : nil,
+            barWidth: Formatting.oneDecimal(min(Double(used) / Double(capacity), 1) * 100) + "%",
+            driver: vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
+            hasDriver: vehicle.driver != nil,
+            passengers: vehicle.passengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
+            vehicleNotesHTML: vehicle.notes.map(MarkdownRenderer.html))
     }
 
     /// Owners, drivers, passengers, viewers — each group in the export's order.
-    static func roleGroups(_ convoy: Convoy) -> [[String: Any]] {
+    static func roleGroups(_ convoy: Convoy) -> [ConvoyPageModel.People] {
         ConvoyParticipant.Role.allCases.compactMap { role in
             let people = convoy.participants.filter { $0.role == role }
             guard !people.isEmpty else { return nil }
             let heading = role.rawValue.prefix(1).uppercased() + role.rawValue.dropFirst() + (people.count == 1 ? "" : "s")
-            return ["heading": "\(heading) (\(people.count))", "people": people.map(personRow)] as [String: Any]
+            return ConvoyPageModel.People(heading: "\(heading) (\(people.count))", people: people.map(personRow))
         }
     }
 
-    static func personRow(_ person: ConvoyParticipant) -> [String: Any] {
-        ["name": person.displayName, "status": person.status.label, "statusClass": person.status.rawValue]
+    static func personRow(_ person: ConvoyParticipant) -> ConvoyPageModel.People.Person {
+        ConvoyPageModel.People.Person(name: person.displayName, status: person.status.label, statusClass: person.status.rawValue)
     }
 }

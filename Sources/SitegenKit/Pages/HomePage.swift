@@ -4,54 +4,45 @@ import SitegenModel
 
 /// `/`: the site's title and description and what it holds (docs/pages.md, "Home").
 enum HomePage {
-    static let templates = ["home"]
-
     static func file(site: SiteModel) -> PlannedFile {
         PlannedFile(path: "index.html") { kit in
             let config = kit.config
             let description = config.description.map { MarkdownRenderer.plainText($0) } ?? "Trip polls and plans for \(config.title)."
-            var context: [String: Any] = [
-                "title": config.title,
-                "polls": config.listPolls ? site.polls.map { poll in
-                    [
-                        "title": poll.title,
-                        "href": kit.href(poll.path, from: ""),
-                        "trips": Formatting.count(poll.tripIds.count, "trip"),
-                        "voters": Formatting.count(poll.voters, "voter"),
-                        "updated": kit.format.longDate(poll.updatedAt),
-                        "leaderLine": poll.leaderLine,
-                    ] as [String: Any]
-                } : [],
-                "listPolls": config.listPolls && !site.polls.isEmpty,
-                "itineraries": ItineraryPages.sorted(site.itineraries).map { ItineraryPages.homeRow($0, kit: kit) },
-                "hasItineraries": !site.itineraries.isEmpty,
-                "convoys": site.convoys.map { ConvoyPages.homeRow($0, kit: kit) },
-                "hasConvoys": !site.convoys.isEmpty,
-            ]
-            if let markdown = config.description { context["descriptionHTML"] = MarkdownRenderer.html(markdown) }
-            context["optionSets"] = OptionPages.homeSection(site: site, kit: kit)
             let morePages = MarkdownPages.outsideNavigation(site.pages)
-            context["morePages"] = morePages.map { page in ["title": page.frontMatter.title, "href": kit.href(page.path, from: "")] }
-            context["hasMorePages"] = !morePages.isEmpty
-            context["featuredTips"] = site.tips.featured.map(TipsPages.tipContext)
-            context["tipsHref"] = kit.href(TipsPages.path, from: "")
-            context["tipCount"] = Formatting.count(site.tips.catalog.tips.count, "planning tip")
-            return kit.page("home", meta: PageMeta(path: "", title: config.title, description: description), context: context)
+            let model = HomePageModel(
+                title: config.title,
+                descriptionHTML: config.description.map(MarkdownRenderer.html),
+                listPolls: config.listPolls && !site.polls.isEmpty,
+                polls: config.listPolls ? site.polls.map { poll in
+                    HomePageModel.Poll(title: poll.title, href: kit.href(poll.path, from: ""),
+                                       trips: Formatting.count(poll.tripIds.count, "trip"),
+                                       voters: Formatting.count(poll.voters, "voter"),
+                                       updated: kit.format.longDate(poll.updatedAt), leaderLine: poll.leaderLine)
+                } : [],
+                hasItineraries: !site.itineraries.isEmpty,
+                itineraries: ItineraryPages.sorted(site.itineraries).map { ItineraryPages.homeRow($0, kit: kit) },
+                optionSets: OptionPages.homeSection(site: site, kit: kit),
+                hasConvoys: !site.convoys.isEmpty,
+                convoys: site.convoys.map { ConvoyPages.homeRow($0, kit: kit) },
+                featuredTips: site.tips.featured.map(TipsPages.tipItem),
+                tipsHref: kit.href(TipsPages.path, from: ""),
+                tipCount: Formatting.count(site.tips.catalog.tips.count, "planning tip"),
+                hasMorePages: !morePages.isEmpty,
+                morePages: morePages.map { HomePageModel.MorePage(title: $0.frontMatter.title, href: kit.href($0.path, from: "")) })
+            return kit.page(model, meta: PageMeta(path: "", title: config.title, description: description))
         }
     }
 }
 
 /// 404.html, robots.txt and the stylesheet folder (sitemap.xml is written last: Sitemap).
 enum SupportFiles {
-    static let templates = ["404"]
-
     static func files(site: SiteModel) -> [PlannedFile] {
         var files: [PlannedFile] = [
             PlannedFile(path: "404.html") { kit in
                 var meta = PageMeta(path: "404.html", title: "Page not found", description: "This page does not exist.")
                 meta.absoluteLinks = true
                 meta.noindex = true
-                return kit.page("404", meta: meta, context: [:])
+                return kit.page(NotFoundPageModel(), meta: meta)
             },
             PlannedFile(path: "robots.txt") { kit in
                 var lines = ["User-agent: *"]
@@ -66,4 +57,11 @@ enum SupportFiles {
         }
         return files
     }
+}
+
+/// `404.mustache` has the layout's variables only.
+struct NotFoundPageModel: PageModel {
+    static let template = "404", kind = "the 404 page"
+
+    static let fields = TemplateFields<Self>([])
 }

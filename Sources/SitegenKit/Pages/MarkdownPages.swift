@@ -16,8 +16,6 @@ public struct MarkdownPage: Sendable, Equatable {
 
 /// Reads the `pages` folder and plans one `/SLUG/` page per `*.md` file.
 enum MarkdownPages {
-    static let templates = ["page"]
-
     /// Top-level names of the site itself; a page there would replace part of the site.
     /// Fixed rather than taken from the planned files, so that adding a first convoy to a
     /// site never turns an existing page into an error.
@@ -142,10 +140,21 @@ enum MarkdownPages {
                 ?? MarkdownRenderer.plainText(page.markdown).nilIfEmpty
                 ?? "\(page.frontMatter.title) · \(kit.config.title)"
             let meta = PageMeta(path: page.path, title: page.frontMatter.title, description: description)
-            return kit.page("page", meta: meta, context: ["title": page.frontMatter.title, "bodyHTML": bodyHTML])
+            return kit.page(MarkdownPageModel(title: page.frontMatter.title, bodyHTML: bodyHTML), meta: meta)
         }
     }
 }
+
+/// The variables of `page.mustache`: a Markdown page of the `pages` folder.
+struct MarkdownPageModel: PageModel {
+    static let template = "page", kind = "a Markdown page"
+
+    var title: String
+    var bodyHTML: String
+
+    static let fields = TemplateFields<Self>([.text("title", \.title), .text("bodyHTML", \.bodyHTML)])
+}
+
 
 private extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }

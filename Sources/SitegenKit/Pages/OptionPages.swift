@@ -5,8 +5,6 @@ import SitegenModel
 /// The trip views of docs/rules.md: `/options/SLUG/` and `/options/SLUG/VIEW/` for each
 /// option set, and `/polls/CODE/VIEW/` over each poll's trips.
 enum OptionPages {
-    static let templates = ["trip-views", "partials/trip-card"]
-
     /// A list of trips to publish in every view, and how its pages are addressed.
     struct TripList: Sendable {
         var title: String
@@ -107,51 +105,36 @@ enum OptionPages {
         meta.noindex = list.noindex
 
         let cards = list.cards.html(depth: path.split(separator: "/").count) {
-            list.trips.indices.map { kit.templates.render("partials/trip-card", card(list, position: $0, from: path, kit: kit)) }
+            list.trips.indices.map { kit.render(card(list, position: $0, from: path, kit: kit)) }
         }
-        let groups: [[String: Any]] = view.groups(of: list.trips).map { group in
-            var row: [String: Any] = [
-                "trips": group.positions.map { cards[$0] },
-            ]
-            if let title = group.title, let anchor = group.anchor {
-                row["section"] = ["title": title, "anchor": anchor]
-            }
-            return row
-        }
-        var context: [String: Any] = [
-            "title": list.title,
-            "eyebrow": list.eyebrow,
-            "viewLabel": list.label(of: view),
-            "summary": summary,
-            "tripCount": Formatting.count(list.trips.count, "trip"),
-            "tabs": TripView.allCases.map { tab in
-                ["label": list.label(of: tab), "href": kit.href(list.path(of: tab, from: path), from: path), "current": tab == view] as [String: Any]
+        let model = TripViewsPageModel(
+            title: list.title,
+            eyebrow: list.eyebrow,
+            tripCount: Formatting.count(list.trips.count, "trip"),
+            generated: list.generatedAt.map { TripViewsPageModel.Generated(text: kit.format.dateTime($0), iso: Formatting.iso8601($0)) },
+            back: list.back.map { TextLink(label: $0.label, href: kit.href($0.path, from: path)) },
+            tabs: TripView.allCases.map { tab in
+                TabLink(label: list.label(of: tab), href: kit.href(list.path(of: tab, from: path), from: path), current: tab == view)
             },
-            "groups": groups,
-            "hasTrips": !list.trips.isEmpty,
-            "hasSections": groups.contains { $0["section"] != nil },
-            // The fact a view orders by is highlighted on every card (by CSS, see site.css).
-            "keyFact": view.keyFact,
-        ]
-        if let generatedAt = list.generatedAt {
-            context["generated"] = ["text": kit.format.dateTime(generatedAt), "iso": Formatting.iso8601(generatedAt)]
-        }
-        if let back = list.back {
-            context["back"] = ["label": back.label, "href": kit.href(back.path, from: path)]
-        }
-        return kit.page("trip-views", meta: meta, context: context)
+            viewLabel: list.label(of: view),
+            summary: summary,
+            hasTrips: !list.trips.isEmpty,
+            groups: view.groups(of: list.trips).map { group in
+                let section = group.title.flatMap { title in group.anchor.map { TripViewsPageModel.Group.Section(title: title, anchor: $0) } }
+                return TripViewsPageModel.Group(section: section, trips: group.positions.map { cards[$0] })
+            },
+            keyFact: view.keyFact)
+        return kit.page(model, meta: meta)
     }
 
     /// The shared trip card (`PollPages.tripCard`), plus its label and miles per game.
-    static func card(_ list: TripList, position: Int, from path: String, kit: RenderKit) -> [String: Any] {
+    static func card(_ list: TripList, position: Int, from path: String, kit: RenderKit) -> OptionCard {
         let trip = list.trips[position]
-        var card = PollPages.tripCard(trip, number: position + 1,
-                                      href: list.tripPaths[position].map { kit.href($0, from: path) }, kit: kit)
-        card["numberLabel"] = "\(list.numberWord) \(position + 1)"
-        if trip.totalGames > 0 {
-            card["milesPerGame"] = Formatting.miles(meters: trip.totalDistanceMeters / Double(trip.totalGames)) + " per game"
-        }
-        return card
+        return OptionCard(
+            card: PollPages.tripCard(trip, number: position + 1, href: list.tripPaths[position].map { kit.href($0, from: path) }, kit: kit),
+            numberLabel: "\(list.numberWord) \(position + 1)",
+            milesPerGame: trip.totalGames > 0
+                ? Formatting.miles(meters: trip.totalDistanceMeters / Double(trip.totalGames)) + " per game" : nil)
     }
 
     /// Rendered card HTML by page depth; links in a card are relative, so they depend on it.
@@ -175,27 +158,23 @@ enum OptionPages {
     static let pollOrderLabel = "Poll order"
 
     /// "Browse these trips by: …" on the poll page.
-    static func viewLinks(for published: PublishedPoll, kit: RenderKit) -> [[String: Any]] {
+    static func viewLinks(for published: PublishedPoll, kit: RenderKit) -> [TextLink] {
         TripView.allCases.map { view in
-            ["label": view == .recommended ? pollOrderLabel : view.label,
-             "href": kit.href(published.path + view.rawValue + "/", from: published.path)] as [String: Any]
+            TextLink(label: view == .recommended ? pollOrderLabel : view.label,
+                     href: kit.href(published.path + view.rawValue + "/", from: published.path))
         }
     }
 
     /// The home page's "Trip options" section, by title; nil when there are none.
-    static func homeSection(site: SiteModel, kit: RenderKit) -> [String: Any]? {
+    static func homeSection(site: SiteModel, kit: RenderKit) -> HomePageModel.OptionSets? {
         guard !site.optionSets.isEmpty else { return nil }
         let sets = site.optionSets.sorted {
             ($0.title.lowercased(), $0.slug) < ($1.title.lowercased(), $1.slug)
         }
-        return ["items": sets.map { set in
-            var row: [String: Any] = [
-                "title": set.title,
-                "href": kit.href(set.path, from: ""),
-                "trips": Formatting.count(set.trips.count, "trip"),
-            ]
-            if let generatedAt = set.generatedAt { row["generated"] = kit.format.longDate(generatedAt) }
-            return row
-        }]
+        return HomePageModel.OptionSets(items: sets.map { set in
+            HomePageModel.OptionSets.Item(title: set.title, href: kit.href(set.path, from: ""),
+                                          trips: Formatting.count(set.trips.count, "trip"),
+                                          generated: set.generatedAt.map(kit.format.longDate))
+        })
     }
 }

@@ -32,8 +32,6 @@ public struct PublishedPoll: Sendable {
 
 /// `/polls/CODE/` and `/polls/CODE/results.json` (docs/pages.md, "Poll" and "results.json").
 enum PollPages {
-    static let templates = ["poll"]
-
     static func files(for published: PublishedPoll, unlisted: Bool, tripPages: Bool) -> [PlannedFile] {
         [
             PlannedFile(path: SiteLinks.file(for: published.path)) { kit in
@@ -96,45 +94,18 @@ enum PollPages {
         meta.noindex = unlisted
         meta.image = PreviewPages.pollImage(published, kit: kit)
 
-        let standings: [[String: Any]] = results.standings.map { standing in
-            let percent = (standing.share * 100).rounded()
-            var row: [String: Any] = [
-                "rank": Formatting.ordinal(standing.rank),
-                "rankNumber": standing.rank,
-                "isFirst": standing.rank == 1 && counted > 0,
-                "tied": standing.tied && counted > 0,
-                "name": trips[standing.trip].name,
-                "points": Formatting.count(standing.points, "point"),
-                "percent": "\(Int(percent))%",
-                // A number we compute, never text from an export: safe in a style attribute.
-                "barWidth": Formatting.oneDecimal(standing.share * 100) + "%",
-                "tripNumber": standing.trip + 1,
-            ]
-            if tripPages { row["href"] = kit.href("\(path)trips/\(standing.trip + 1)/", from: path) }
-            return row
-        }
-
-        var context: [String: Any] = [
-            "title": poll.title,
-            "shareCode": poll.shareCode.value,
-            "votersText": votersSentence(counted),
-            "hasVotes": counted > 0,
-            "standings": standings,
-            // Without a counted ballot there is no ranking: the trips are a plain list.
-            "resultsList": counted > 0 ? "ol" : "ul",
-            "tripCount": Formatting.count(trips.count, "trip"),
-            "appLink": "sportstime://poll/\(poll.shareCode.value)",
-            "resultsJSON": kit.href(path + "results.json", from: path),
-            "updatedText": kit.format.dateTime(results.updatedAt),
-            "updatedISO": Formatting.iso8601(results.updatedAt),
-            "trips": trips.enumerated().map { index, trip in
-                tripCard(trip, number: index + 1, href: tripPages ? kit.href("\(path)trips/\(index + 1)/", from: path) : nil, kit: kit)
-            },
-        ]
-        if let markdown = poll.description { context["descriptionHTML"] = MarkdownRenderer.html(markdown) }
-        context["tripViews"] = OptionPages.viewLinks(for: published, kit: kit)
-        if results.leaders.count > 1 {
-            context["tieForFirst"] = "It's a tie for first: \(listJoined(results.leaders.map { trips[$0.trip].name })), with \(Formatting.count(results.leaders[0].points, "point")) each."
+        let standings = results.standings.map { standing in
+            PollPageModel.Standing(
+                rank: Formatting.ordinal(standing.rank),
+                rankNumber: standing.rank,
+                isFirst: standing.rank == 1 && counted > 0,
+                tied: standing.tied && counted > 0,
+                name: trips[standing.trip].name,
+                points: Formatting.count(standing.points, "point"),
+                percent: "\(Int((standing.share * 100).rounded()))%",
+                barWidth: Formatting.oneDecimal(standing.share * 100) + "%",
+                tripNumber: standing.trip + 1,
+                href: tripPages ? kit.href("\(path)trips/\(standing.trip + 1)/", from: path) : nil)
         }
         var notes: [String] = []
         if results.ballots.invalid > 0 {
@@ -143,22 +114,41 @@ enum PollPages {
         if results.ballots.superseded > 0 {
             notes.append("\(Formatting.count(results.ballots.superseded, "earlier ballot")) replaced by \(results.ballots.superseded == 1 ? "its voter's" : "their voters'") newer \(results.ballots.superseded == 1 ? "ballot" : "ballots").")
         }
-        context["ballotNotes"] = notes
-
-        if let breakdown = results.breakdown {
-            context["breakdown"] = [
-                "positions": (1...trips.count).map { Formatting.ordinal($0) },
-                "rows": results.standings.map { standing in
-                    ["name": trips[standing.trip].name, "counts": standing.rankCounts.map { String($0) }] as [String: Any]
-                },
-                "headToHead": breakdown.headToHeadWinner.map {
-                    "\(trips[$0].name) beats every other trip head to head: a majority of voters ranked it above each of the others."
-                } ?? "No trip beats every other trip head to head.",
-            ] as [String: Any]
-        } else if counted > 0 {
-            context["breakdownHidden"] = "To keep ballots private, the breakdown by position appears once \(kit.config.minBallotsForBreakdown) ballots have been counted."
+        var model = PollPageModel(
+            title: poll.title,
+            shareCode: poll.shareCode.value,
+            descriptionHTML: poll.description.map(MarkdownRenderer.html),
+            votersText: votersSentence(counted),
+            hasVotes: counted > 0,
+            standings: standings,
+            // Without a counted ballot there is no ranking: the trips are a plain list.
+            resultsList: counted > 0 ? "ol" : "ul",
+            ballotNotes: notes,
+            tripCount: Formatting.count(trips.count, "trip"),
+            tripViews: OptionPages.viewLinks(for: published, kit: kit),
+            trips: trips.enumerated().map { index, trip in
+                tripCard(trip, number: index + 1, href: tripPages ? kit.href("\(path)trips/\(index + 1)/", from: path) : nil, kit: kit)
+            },
+            updatedText: kit.format.dateTime(results.updatedAt),
+            updatedISO: Formatting.iso8601(results.updatedAt),
+            appLink: "sportstime://poll/\(poll.shareCode.value)",
+            resultsJSON: kit.href(path + "results.json", from: path))
+        if results.leaders.count > 1 {
+            model.tieForFirst = "It's a tie for first: \(listJoined(results.leaders.map { trips[$0.trip].name })), with \(Formatting.count(results.leaders[0].points, "point")) each."
         }
-        return kit.page("poll", meta: meta, context: context)
+        if let breakdown = results.breakdown {
+            model.breakdown = PollPageModel.Breakdown(
+                positions: (1...trips.count).map { Formatting.ordinal($0) },
+                rows: results.standings.map { standing in
+                    PollPageModel.Breakdown.Row(name: trips[standing.trip].name, counts: standing.rankCounts.map { String($0) })
+                },
+                headToHead: breakdown.headToHeadWinner.map {
+                    "\(trips[$0].name) beats every other trip head to head: a majority of voters ranked it above each of the others."
+                } ?? "No trip beats every other trip head to head.")
+        } else if counted > 0 {
+            model.breakdownHidden = "To keep ballots private, the breakdown by position appears once \(kit.config.minBallotsForBreakdown) ballots have been counted."
+        }
+        return kit.page(model, meta: meta)
     }
 
     static func votersSentence(_ count: Int) -> String {
@@ -170,22 +160,18 @@ enum PollPages {
     }
 
     /// The summary card of a trip, shared by every page that lists trips.
-    static func tripCard(_ trip: Trip, number: Int?, href: String?, kit: RenderKit) -> [String: Any] {
-        var card: [String: Any] = [
-            "name": trip.name,
-            "dates": kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
-            "route": trip.stops.map(\.city).joined(separator: " → "),
-            "cities": Formatting.count(trip.distinctCities.count, "city", "cities"),
-            "games": Formatting.count(trip.totalGames, "game"),
-            "miles": Formatting.miles(meters: trip.totalDistanceMeters),
-            "driving": Formatting.duration(seconds: trip.totalDrivingSeconds),
-        ]
-        if !trip.preferences.sports.isEmpty {
-            card["sports"] = trip.preferences.sports.map { $0.uppercased() }.joined(separator: ", ")
-        }
-        if let number { card["number"] = number }
-        if let href { card["href"] = href }
-        if let notes = trip.notes { card["notesHTML"] = MarkdownRenderer.html(notes) }
-        return card
+    static func tripCard(_ trip: Trip, number: Int, href: String?, kit: RenderKit) -> TripCard {
+        TripCard(
+            number: number,
+            name: trip.name,
+            href: href,
+            dates: kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
+            sports: trip.preferences.sports.isEmpty ? nil : trip.preferences.sports.map { $0.uppercased() }.joined(separator: ", "),
+            route: trip.stops.map(\.city).joined(separator: " → "),
+            cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
+            games: Formatting.count(trip.totalGames, "game"),
+            miles: Formatting.miles(meters: trip.totalDistanceMeters),
+            driving: Formatting.duration(seconds: trip.totalDrivingSeconds),
+            notesHTML: trip.notes.map(MarkdownRenderer.html))
     }
 }

@@ -54,37 +54,40 @@ public struct RenderKit: Sendable {
         public let path: String
     }
 
-    /// Renders `template` inside the layout, adding the layout's context.
-    public func page(_ template: String, meta: PageMeta, context: [String: Any]) -> [UInt8] {
-        var context = context
+    /// Renders the page's template inside the layout, adding the layout's variables.
+    func page<Page: PageModel>(_ page: Page, meta: PageMeta) -> [UInt8] {
+        var context = page.context
+        context["layout"] = layout(meta).context
+        return templates.renderBytes(Page.template, context)
+    }
+
+    /// Renders a partial on its own (a trip card, rendered once and reused by every view).
+    func render<Model: RenderedAlone>(_ model: Model) -> String {
+        templates.render(Model.template, model.context)
+    }
+
+    func layout(_ meta: PageMeta) -> PageLayout {
         let file = SiteLinks.file(for: meta.path)
         let link: (String) -> String = { target in
             if meta.absoluteLinks, let absolute = links.absolute(target) { return absolute }
             return links.href(target, from: file)
         }
-        let fullTitle = meta.path.isEmpty ? config.title : "\(meta.title) · \(config.title)"
-        var layout: [String: Any] = [
-            "lang": config.language,
-            "fullTitle": fullTitle,
-            "title": meta.title,
-            "siteTitle": config.title,
-            "description": meta.description,
-            "ogType": meta.ogType,
-            "noindex": meta.noindex,
-            "stylesheet": link("assets/site.css"),
-            "homeHref": link(""),
-            "navigation": navigation.map { item in
-                ["label": item.label, "href": link(item.path), "current": item.path == meta.path] as [String: Any]
-            },
-            "generator": "sitegen \(SitegenVersion.current)",
-        ]
-        if !meta.absoluteLinks, let canonical = links.absolute(meta.path) { layout["canonical"] = canonical }
-        if let image = meta.image {
-            layout["image"] = ["url": links.absolute(image.path) ?? link(image.path), "alt": image.alt,
-                               "width": image.width, "height": image.height] as [String: Any]
-        }
-        context["layout"] = layout
-        return templates.renderBytes(template, context)
+        return PageLayout(
+            lang: config.language,
+            fullTitle: meta.path.isEmpty ? config.title : "\(meta.title) · \(config.title)",
+            title: meta.title,
+            siteTitle: config.title,
+            description: meta.description,
+            ogType: meta.ogType,
+            noindex: meta.noindex,
+            stylesheet: link("assets/site.css"),
+            homeHref: link(""),
+            navigation: navigation.map { TabLink(label: $0.label, href: link($0.path), current: $0.path == meta.path) },
+            generator: "sitegen \(SitegenVersion.current)",
+            canonical: meta.absoluteLinks ? nil : links.absolute(meta.path),
+            image: meta.image.map { image in
+                PageLayout.Image(url: links.absolute(image.path) ?? link(image.path), alt: image.alt, width: image.width, height: image.height)
+            })
     }
 
     /// For files rendered after the polls (calendars): the build time.

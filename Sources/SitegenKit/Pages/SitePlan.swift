@@ -29,13 +29,13 @@ public struct SiteModel: Sendable {
 
 /// Decides every file of the site: path → how to make it. Each concern adds its pages here.
 public enum SitePlan {
-    /// Templates the planned pages use; checked when templates load.
-    public static let requiredTemplates = ["layout"] + HomePage.templates + PollPages.templates + SupportFiles.templates
-        + TipsPages.templates
-        + ConvoyPages.templates
-        + OptionPages.templates
-        + ItineraryPages.templates
-        + MarkdownPages.templates
+    /// The templates the site renders, each with its model's variables: TemplateSet checks
+    /// every tag against them when it loads, whether or not this site has such a page.
+    public static let requiredTemplates: [TemplateRoot] = [
+        .page(HomePageModel.self), .page(PollPageModel.self), .page(ItineraryPageModel.self),
+        .page(TripViewsPageModel.self), .alone(OptionCard.self), .page(ConvoyPageModel.self),
+        .page(TipsPageModel.self), .page(MarkdownPageModel.self), .page(NotFoundPageModel.self),
+    ]
 
     /// Every file but the polls' own (see PollStream) and the sitemap (see Sitemap), which
     /// are written as the build goes.

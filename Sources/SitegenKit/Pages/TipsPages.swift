@@ -14,36 +14,28 @@ public struct PublishedTips: Sendable {
 
 /// `/tips/`: the featured tips, then the whole catalog by category with a jump list.
 enum TipsPages {
-    static let templates = ["tips"]
     static let path = "tips/"
 
     static func file(_ tips: PublishedTips) -> PlannedFile {
         PlannedFile(path: SiteLinks.file(for: path)) { kit in
-            let categories: [[String: Any]] = TipCategory.allCases.compactMap { category in
-                let inCategory = tips.catalog.tips(in: category)
-                guard !inCategory.isEmpty else { return nil }
-                return [
-                    "id": category.rawValue,
-                    "title": category.title,
-                    "icon": category.icon,
-                    "count": Formatting.count(inCategory.count, "tip"),
-                    "tips": inCategory.map(tipContext),
-                ]
-            }
-            let context: [String: Any] = [
-                "featured": tips.featured.map(tipContext),
-                "featuredHeading": tips.rotation == .daily
+            let model = TipsPageModel(
+                featuredHeading: tips.rotation == .daily
                     ? "Featured for \(Formatting(timeZone: .gmt).longDate(tips.date))" : "Featured tips",
-                "categories": categories,
-                "total": Formatting.count(tips.catalog.tips.count, "tip"),
-            ]
+                featured: tips.featured.map(tipItem),
+                total: Formatting.count(tips.catalog.tips.count, "tip"),
+                categories: TipCategory.allCases.compactMap { category in
+                    let inCategory = tips.catalog.tips(in: category)
+                    guard !inCategory.isEmpty else { return nil }
+                    return TipsPageModel.Category(id: category.rawValue, title: category.title, icon: category.icon,
+                                                  count: Formatting.count(inCategory.count, "tip"), tips: inCategory.map(tipItem))
+                })
             let meta = PageMeta(path: path, title: "Planning tips",
                                 description: "\(Formatting.count(tips.catalog.tips.count, "tip")) for planning a multi-city sports road trip: schedules, driving, stadiums, budget and game day.")
-            return kit.page("tips", meta: meta, context: context)
+            return kit.page(model, meta: meta)
         }
     }
 
-    static func tipContext(_ tip: Tip) -> [String: Any] {
-        ["id": tip.id, "icon": tip.icon, "title": tip.title, "subtitle": tip.subtitle, "category": tip.category.title]
+    static func tipItem(_ tip: Tip) -> TipItem {
+        TipItem(id: tip.id, icon: tip.icon, title: tip.title, subtitle: tip.subtitle, category: tip.category.title)
     }
 }

@@ -19,14 +19,20 @@ indirect enum TemplateNode: Sendable {
 }
 
 /// A tag's name: `.` (the current item), `a.b` (looked up through the context stack) or
-/// `.a.b` (the current item only).
+/// `.a.b` (the current item only); and where the tag starts, for TemplateCheck's errors.
 struct TemplateName: Sendable, Equatable {
     let parts: [String]
     let searchesStack: Bool
+    let text: String
+    let line: Int
+    let column: Int
 
-    init(_ text: String) {
+    init(_ text: String, line: Int = 1, column: Int = 1) {
         parts = text.split(separator: ".").map(String.init)
         searchesStack = !text.hasPrefix(".")
+        self.text = text
+        self.line = line
+        self.column = column
     }
 
     var isCurrentItem: Bool { parts.isEmpty }
@@ -42,6 +48,8 @@ struct MustacheSyntaxError: Error, Equatable {
 struct MustacheParser {
     private let characters: [Character]
     private var position = 0
+    /// Where each line starts, for positions of tags and errors.
+    private let lineStarts: [Int]
 
     private struct State {
         var sectionName: String?
@@ -79,13 +87,14 @@ struct MustacheParser {
         do {
             return try parser.parse(state: State())
         } catch {
-            let (line, column) = parser.lineAndColumn()
+            let (line, column) = parser.lineAndColumn(at: parser.position)
             throw MustacheSyntaxError(message: error.message, line: line, column: column)
         }
     }
 
     private init(characters: [Character]) {
         self.characters = characters
+        lineStarts = [0] + characters.indices.filter { characters[$0].isNewline }.map { $0 + 1 }
     }
 
     // MARK: - Grammar
@@ -122,6 +131,8 @@ struct MustacheParser {
             if atEnd { break }
 
             var setNewLine = false
+            let tagStart = lineAndColumn(at: position - state.startDelimiter.count)
+            func tagName(_ text: String) -> TemplateName { TemplateName(text, line: tagStart.line, column: tagStart.column) }
             func flushWhiteSpace() {
                 if !whiteSpaceBefore.isEmpty {
                     nodes.append(.text(Array(whiteSpaceBefore.utf8)))
@@ -139,7 +150,7 @@ struct MustacheParser {
                     flushWhiteSpace()
                 }
                 let body = try parse(state: state.inSection(name, newLine: setNewLine))
-                nodes.append(inverted ? .invertedSection(TemplateName(name), body) : .section(TemplateName(name), body))
+                nodes.append(inverted ? .invertedSection(tagName(name), body) : .section(tagName(name), body))
 
             case "/":
                 position += 1
@@ -163,12 +174,12 @@ struct MustacheParser {
                 flushWhiteSpace()
                 position += 1
                 let name = try readName(state, closing: "}")
-                nodes.append(.variable(TemplateName(name), escaped: false))
+                nodes.append(.variable(tagName(name), escaped: false))
 
             case "&":
                 flushWhiteSpace()
                 position += 1
-                nodes.append(.variable(TemplateName(try readName(state)), escaped: false))
+                nodes.append(.variable(tagName(try readName(state)), escaped: false))
 
             case ">", "<":
                 // A partial, or a parent whose blocks follow. Unlike other tags, the
@@ -225,7 +236,7 @@ struct MustacheParser {
 
             default:
                 flushWhiteSpace()
-                nodes.append(.variable(TemplateName(try readName(state)), escaped: true))
+                nodes.append(.variable(tagName(try readName(state)), escaped: true))
             }
             state.newLine = setNewLine
         }
@@ -348,11 +359,14 @@ struct MustacheParser {
         return false
     }
 
-    private func lineAndColumn() -> (Int, Int) {
-        let before = characters[..<min(position, characters.count)]
-        let line = before.filter(\.isNewline).count + 1
-        let lastNewline = before.lastIndex(where: \.isNewline)
-        let column = position - (lastNewline.map { $0 + 1 } ?? 0) + 1
-        return (line, column)
+    /// 1-based line and column (in characters) of the character at `offset`.
+    private func lineAndColumn(at offset: Int) -> (line: Int, column: Int) {
+        let offset = min(offset, characters.count)
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return (low + 1, offset - lineStarts[low] + 1)
     }
 }

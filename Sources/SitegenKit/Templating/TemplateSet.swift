@@ -10,8 +10,10 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
 
 /// The site's Mustache templates, parsed once and shared by every render worker.
 ///
-/// Mustache renders a misspelled partial or parent layout as an empty string, so every
-/// `{{> name}}` and `{{< name}}` is checked at load time (docs/libraries.md, "swift-mustache").
+/// Mustache renders a misspelled partial, parent layout or variable as an empty string, so
+/// every `{{> name}}` and `{{< name}}` is checked at load time (docs/libraries.md,
+/// "swift-mustache"), and every template the site renders is checked against its model's
+/// variables (TemplateCheck).
 public struct TemplateSet: Sendable {
     let renderer: MustacheRenderer
     public let names: Set<String>
@@ -21,7 +23,8 @@ public struct TemplateSet: Sendable {
     /// Renders a template by name: a stand-in for sitegen's renderer (tests use swift-mustache).
     public typealias Engine = @Sendable (_ name: String, _ context: [String: Any]) -> [UInt8]
 
-    public static func load(from folder: URL, required: [String], engine: Engine? = nil) throws(TemplateError) -> TemplateSet {
+    /// `required`: the templates the site renders, each with the context it renders with.
+    public static func load(from folder: URL, required: [TemplateRoot], engine: Engine? = nil) throws(TemplateError) -> TemplateSet {
         let shownFolder = displayPath(folder)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -51,7 +54,7 @@ public struct TemplateSet: Sendable {
             texts[name] = (url, text)
         }
         let names = Set(texts.keys)
-        for name in required where !names.contains(name) {
+        for name in required.map(\.template) where !names.contains(name) {
             throw TemplateError(diagnostic: Diagnostic(.error, file: shownFolder,
                                                        message: "required template \(name).mustache is missing"))
         }
@@ -60,6 +63,14 @@ public struct TemplateSet: Sendable {
                 throw TemplateError(diagnostic: Diagnostic(
                     .error, file: displayPath(url), line: reference.line, column: reference.column,
                     message: "template \"\(name)\" refers to \"\(reference.name)\", which does not exist in \(shownFolder)"))
+            }
+        }
+        let check = TemplateCheck(templates: parsed, files: texts.mapValues { displayPath($0.0) })
+        for root in required {
+            do {
+                try check.check(root)
+            } catch {
+                throw TemplateError(diagnostic: Diagnostic(.error, file: error.file, line: error.line, column: error.column, message: error.message))
             }
         }
         return TemplateSet(renderer: MustacheRenderer(templates: parsed), names: names, folder: folder, engine: engine)

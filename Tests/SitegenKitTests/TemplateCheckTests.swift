@@ -1,0 +1,128 @@
+import Foundation
+@testable import SitegenCore
+@testable import SitegenKit
+import Testing
+
+/// Templates are checked against their page model when they load: a name that the model
+/// does not declare is an error naming the file, line and column, never empty text.
+@Suite("Template variables checked against page models")
+struct TemplateCheckTests {
+    struct TestPage: TemplateModel {
+        var total: String
+        var note: String?
+        var open: Bool
+        var rows: [Row]
+        var meta: Meta?
+
+        struct Row: TemplateModel {
+            var name: String
+            var tags: [String]
+
+            static let fields = TemplateFields<Self>([.text("name", \.name), .texts("tags", \.tags)])
+        }
+
+        struct Meta: TemplateModel {
+            var updated: String
+
+            static let fields = TemplateFields<Self>([.text("updated", \.updated)])
+        }
+
+        static let fields = TemplateFields<Self>([
+            .text("total", \.total), .text("note", \.note), .flag("open", \.open), .list("rows", \.rows), .object("meta", \.meta),
+        ])
+    }
+
+    static let root = TemplateRoot(template: "t", kind: "a test page", shape: TestPage.fields.shape)
+
+    /// The error for `templates` (name → text) rendered from "t", as printed; nil when they pass.
+    func problem(_ templates: [String: String]) throws -> String? {
+        let parsed = try templates.mapValues { try MustacheParser.parse($0) }
+        let check = TemplateCheck(templates: parsed, files: Dictionary(uniqueKeysWithValues: templates.keys.map { ($0, "Templates/\($0).mustache") }))
+        do {
+            try check.check(Self.root)
+            return nil
+        } catch {
+            return Diagnostic(.error, file: error.file, line: error.line, column: error.column, message: error.message).description
+        }
+    }
+
+    @Test("Names the model declares pass, wherever Mustache finds them", arguments: [
+        "{{total}} {{{total}}} {{&total}}",
+        // Outer names inside sections: the context stack.
+        "{{#rows}}{{name}} of {{total}}{{#open}}{{name}}{{/open}}{{/rows}}",
+        "{{#rows}}{{#tags}}{{.}} in {{name}}{{/tags}}{{/rows}}",
+        // Optional values are tested with sections, and shown inside them.
+        "{{#note}}<p>{{note}}</p>{{/note}}{{^note}}none{{/note}}",
+        "{{#meta}}{{updated}}{{/meta}} {{meta.updated}} {{#rows}}{{meta.updated}}{{/rows}}",
+        "{{^rows}}no rows{{/rows}} {{^open}}closed{{/open}}",
+        "{{#rows}}{{.name}}{{/rows}}",
+    ])
+    func declaredNames(_ template: String) throws {
+        #expect(try problem(["t": template]) == nil)
+    }
+
+    @Test("A misspelt or undeclared name is an error with its file, line, column and the closest declared name", arguments: [
+        ("{{totl}}", "Templates/t.mustache:1:1: error: {{totl}}: no such variable on a test page (did you mean \"total\"?)"),
+        ("<p>\n  {{{notes}}}", "Templates/t.mustache:2:3: error: {{{notes}}}: no such variable on a test page (did you mean \"note\"?)"),
+        ("{{#rows}}\n{{nmae}}{{/rows}}", "Templates/t.mustache:2:1: error: {{nmae}}: no such variable in {{#rows}} or on a test page (did you mean \"name\"?)"),
+        ("{{#rows}}{{#tags}}{{title}}{{/tags}}{{/rows}}", "Templates/t.mustache:1:19: error: {{title}}: no such variable in {{#rows}} or on a test page"),
+        // Sections and inverted sections.
+        ("{{#rws}}x{{/rws}}", "Templates/t.mustache:1:1: error: {{#rws}}: no such variable on a test page (did you mean \"rows\"?)"),
+        ("ab {{^opne}}x{{/opne}}", "Templates/t.mustache:1:4: error: {{^opne}}: no such variable on a test page (did you mean \"open\"?)"),
+        // Dotted names look inside the first part.
+        ("{{meta.updatd}}", "Templates/t.mustache:1:1: error: {{meta.updatd}}: \"meta\" has no variable \"updatd\" (did you mean \"updated\"?)"),
+        ("{{total.x}}", "Templates/t.mustache:1:1: error: {{total.x}}: \"total\" has no variables (it is text)"),
+        ("{{mta.updated}}", "Templates/t.mustache:1:1: error: {{mta.updated}}: no such variable on a test page (did you mean \"meta\"?)"),
+        // `.name` is the current item's only.
+        ("{{#rows}}{{.total}}{{/rows}}", "Templates/t.mustache:1:10: error: {{.total}}: no such variable in {{#rows}}"),
+        // A list or group is not text.
+        ("{{rows}}", "Templates/t.mustache:1:1: error: {{rows}}: \"rows\" holds variables, not text: use {{#rows}}…{{/rows}}"),
+        ("{{#meta}}{{.}}{{/meta}}", "Templates/t.mustache:1:10: error: {{.}}: the current item holds variables, not text"),
+        // Custom delimiters: the position is the tag's own.
+        ("{{=<% %>=}}\n <%totl%>", "Templates/t.mustache:2:2: error: {{totl}}: no such variable on a test page (did you mean \"total\"?)"),
+    ])
+    func undeclaredNames(_ template: String, _ message: String) throws {
+        #expect(try problem(["t": template]) == message)
+    }
+
+    @Test("Partials are checked where they are included, and errors name the partial's file")
+    func partials() throws {
+        let row = "<li>\n  {{nam}}\n</li>\n"
+        #expect(try problem(["t": "{{#rows}}\n{{>row}}\n{{/rows}}\n", "row": row])
+            == "Templates/row.mustache:2:3: error: {{nam}}: no such variable in {{#rows}} or on a test page (did you mean \"name\"?)")
+        // The same partial outside the section has no `name` in scope.
+        #expect(try problem(["t": "{{#rows}}{{>row}}{{/rows}}", "row": "{{name}}"]) == nil)
+        #expect(try problem(["t": "{{>row}}", "row": "{{name}}"])
+            == "Templates/row.mustache:1:1: error: {{name}}: no such variable on a test page (did you mean \"note\"?)")
+        // A partial that includes itself is checked once, not forever.
+        #expect(try problem(["t": "{{>row}}", "row": "{{total}}{{#rows}}{{>row}}{{/rows}}"]) == nil)
+    }
+
+    @Test("A parent layout is checked with the page's variables; a block's override is checked in the file that overrides it")
+    func parents() throws {
+        let layout = "<title>{{$title}}{{total}}{{/title}}</title>\n{{$main}}{{/main}}\n"
+        #expect(try problem(["layout": layout, "t": "{{<layout}}\n{{$main}}\n<p>{{note}}</p>\n{{/main}}\n{{/layout}}\n"]) == nil)
+        #expect(try problem(["layout": layout, "t": "{{<layout}}\n{{$main}}\n<p>{{noet}}</p>\n{{/main}}\n{{/layout}}\n"])
+            == "Templates/t.mustache:3:4: error: {{noet}}: no such variable on a test page (did you mean \"note\"?)")
+        #expect(try problem(["layout": "{{$main}}{{/main}}\n{{heading}}", "t": "{{<layout}}{{/layout}}"])
+            == "Templates/layout.mustache:2:1: error: {{heading}}: no such variable on a test page")
+        // A default block that the page overrides is not what renders, so it is not checked.
+        #expect(try problem(["layout": "{{$main}}{{gone}}{{/main}}", "t": "{{<layout}}{{$main}}{{total}}{{/main}}{{/layout}}"]) == nil)
+    }
+
+    @Test("A model's context holds its present values only, and renders as declared")
+    func context() {
+        let page = TestPage(total: "3 rows", note: nil, open: true,
+                            rows: [.init(name: "a", tags: ["x", "y"]), .init(name: "b", tags: [])], meta: .init(updated: "today"))
+        let template = try! MustacheParser.parse("{{total}}|{{#note}}note{{/note}}{{^note}}no note{{/note}}|{{#open}}open{{/open}}|{{#rows}}{{name}}:{{#tags}}{{.}}{{/tags}};{{/rows}}|{{meta.updated}}")
+        let rendered = String(decoding: MustacheRenderer(templates: ["t": template]).render("t", context: page.context), as: UTF8.self)
+        #expect(rendered == "3 rows|no note|open|a:xy;b:;|today")
+        #expect(page.context.keys.sorted() == ["meta", "open", "rows", "total"])
+    }
+
+    @Test("Every template of Templates/ passes the check against its page model")
+    func shippedTemplates() throws {
+        let templates = try TemplateSet.load(from: Repository.root.appendingPathComponent("Templates"), required: SitePlan.requiredTemplates)
+        #expect(templates.names.isSuperset(of: SitePlan.requiredTemplates.map(\.template)))
+    }
+}
