@@ -1,5 +1,5 @@
 import Foundation
-import SitegenKit
+import SitegenCore
 
 /// A file of the starter site that `sitegen init` writes.
 public struct DefaultSiteFile: Sendable {
