@@ -85,7 +85,7 @@ let package = Package(
         // `.embedInCode` names each file by its bare name: two files of one name are a build error.
         .target(
             name: "SitegenInit",
-            dependencies: ["SitegenKit"],
+            dependencies: ["SitegenCore"],
             resources: [.embedInCode("StarterSite")]
         ),
         // The preview server of `sitegen serve`, kept out of SitegenKit so the library stays server-free.

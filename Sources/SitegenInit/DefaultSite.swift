@@ -1,6 +1,5 @@
 import Foundation
 import SitegenCore
-import SitegenKit
 
 /// A file of the starter site that `sitegen init` writes.
 public struct DefaultSiteFile: Sendable {
