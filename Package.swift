@@ -44,7 +44,7 @@ let package = Package(
         // mallopt: a streaming build returns freed memory to the system (peak memory, issue #8).
         .target(name: "CHeap"),
         // SitegenKit is split into targets with one direction of dependency (docs/architecture.md):
-        // SitegenCore ← SitegenModel ← SitegenInput ← SitegenKit (rendering, output, the pipeline).
+        // SitegenCore ← SitegenModel ← SitegenInput ← SitegenOutput ← SitegenRender ← SitegenKit (the pipeline).
         // Diagnostics, positions, formatting, hashing and small concurrency helpers.
         .target(
             name: "SitegenCore",
@@ -65,18 +65,35 @@ let package = Package(
             // The built-in tip catalog, compiled into the binary so an installed sitegen needs no data files.
             resources: [.embedInCode("Resources/tips.json")]
         ),
+        // Writing the published site: one owner (SiteOutput) of the lock, staging folder, build
+        // state, manifest and atomic swap, on disk (OutputFolder) or in memory (MemoryOutput).
+        .target(
+            name: "SitegenOutput",
+            dependencies: ["SitegenCore", "SitegenInput", "CFileSwap"]
+        ),
+        // Pages: typed page models, Mustache templates checked against them, Markdown through
+        // cmark-gfm, calendar and GPX files, link preview cards drawn with cairo.
+        .target(
+            name: "SitegenRender",
+            dependencies: [
+                "SitegenCore",
+                "SitegenModel",
+                "SitegenInput",
+                "SitegenOutput",
+                "CMarkGFM",
+                "CCairo",
+            ]
+        ),
+        // The pipeline: config → read → check → compute → plan → render → publish, and its reporter.
         .target(
             name: "SitegenKit",
             dependencies: [
                 "SitegenCore",
                 "SitegenModel",
                 "SitegenInput",
-                "CMarkGFM",
-                "CCairo",
-                "CFileSwap",
+                "SitegenOutput",
+                "SitegenRender",
                 "CHeap",
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // `sitegen init`: the starter site in StarterSite/, compiled into the binary so an installed
@@ -94,6 +111,7 @@ let package = Package(
             dependencies: [
                 "SitegenCore",
                 "SitegenInput",
+                "SitegenOutput",
                 "SitegenKit",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -120,6 +138,8 @@ let package = Package(
                 "SitegenCore",
                 "SitegenModel",
                 "SitegenInput",
+                "SitegenOutput",
+                "SitegenRender",
                 "SitegenKit",
                 "SitegenServe",
                 "SitegenInit",

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SitegenKit
+import SitegenOutput
 
 /// The output folder being served and the token of its latest successful build.
 public final class ServedSite: @unchecked Sendable {

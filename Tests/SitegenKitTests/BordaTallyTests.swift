@@ -2,6 +2,7 @@ import Foundation
 @testable import SitegenCore
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 /// Builders for small polls and ballots.

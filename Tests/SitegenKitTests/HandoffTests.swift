@@ -2,6 +2,7 @@ import Foundation
 @testable import SitegenCore
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 /// Seven places in a row: more than one Google Maps link takes.

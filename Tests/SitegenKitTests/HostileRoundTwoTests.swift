@@ -1,6 +1,7 @@
 import Foundation
 @testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenOutput
 import Testing
 
 /// Issue #19: the output folder, symlinks, manifest.json names, site.yml values and

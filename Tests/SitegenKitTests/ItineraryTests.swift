@@ -3,6 +3,7 @@ import Foundation
 @testable import SitegenInput
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 /// A three-day trip Chicago (days 1–2) → Milwaukee (days 2–3), built in code.

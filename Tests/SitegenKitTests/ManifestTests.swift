@@ -2,6 +2,7 @@ import Foundation
 @testable import SitegenCore
 @testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenOutput
 import Testing
 
 @Suite("manifest.json")

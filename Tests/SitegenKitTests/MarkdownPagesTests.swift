@@ -3,6 +3,7 @@ import Foundation
 @testable import SitegenInput
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 @Suite("Markdown pages: /SLUG/ from the pages folder (docs/site-config.md)")

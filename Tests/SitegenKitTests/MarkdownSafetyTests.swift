@@ -2,6 +2,7 @@ import Foundation
 @testable import SitegenCore
 @testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenRender
 import Testing
 
 @Suite("Markdown from exports is safe and bounded (docs/robustness.md)")

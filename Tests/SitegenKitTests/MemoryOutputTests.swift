@@ -2,6 +2,8 @@ import Foundation
 @testable import SitegenCore
 @testable import SitegenInput
 @testable import SitegenKit
+@testable import SitegenOutput
+@testable import SitegenRender
 import Testing
 
 /// The pipeline building into a MemoryOutput: the published-site rules without a disk.

@@ -1,6 +1,8 @@
 import Foundation
 @testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenOutput
+@testable import SitegenRender
 import Testing
 
 @Suite("The list of written files, and the sitemap streamed from it")

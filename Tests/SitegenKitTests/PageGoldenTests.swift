@@ -3,6 +3,7 @@ import Foundation
 @testable import SitegenInput
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 /// One page of every kind, rendered in memory through the page models and RenderKit (no

@@ -2,6 +2,7 @@ import Foundation
 @testable import SitegenCore
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenOutput
 import Testing
 
 /// A build that fails — bad data, a full disk, a killed process — must leave the published

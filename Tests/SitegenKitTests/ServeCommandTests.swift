@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 @testable import SitegenKit
 @testable import SitegenServe
-#if canImport(Glibc)
 import Testing
+#if canImport(Glibc)
 #endif
 
 /// A running `sitegen serve` process, its output collected as it arrives.

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import NIOCore
 @testable import SitegenServe
-#if canImport(Glibc)
 import Testing
+#if canImport(Glibc)
 #endif
 
 /// Issue #19: `sitegen serve` bounds what a client may send and how long it may take, and

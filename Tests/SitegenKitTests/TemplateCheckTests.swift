@@ -1,6 +1,7 @@
 import Foundation
 @testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenRender
 import Testing
 
 /// Templates are checked against their page model when they load: a name that the model

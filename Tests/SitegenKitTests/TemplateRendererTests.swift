@@ -2,6 +2,7 @@ import Foundation
 import Mustache
 @testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenRender
 import Testing
 
 /// sitegen's Mustache renderer against swift-mustache 2.1.1, the implementation it replaced

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import SitegenKit
+import Testing
 
 /// A site folder under the temporary directory, removed when the test ends.
 final class TemporarySite {

@@ -1,0 +1,54 @@
+import Foundation
+import SitegenCore
+import SitegenRender
+
+/// Every output path of the site, claimed as files are planned: a path outside the output
+/// folder, or two files whose paths differ only in case (hosts on case-insensitive file
+/// systems would merge them), stop the build. Paths are remembered by the key of their
+/// case-folded bytes.
+///
+/// Streamed polls and the rest of the site are planned through it alike, so it also counts
+/// what the build report and the sitemap need.
+final class PlannedPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = Set<DigestKey>()
+    private var counts = (files: 0, pages: 0, sitemapPages: 0)
+
+    /// Files planned so far, pages among them (HTML files), and pages the sitemap lists.
+    var files: Int { lock.withLock { counts.files } }
+    var pages: Int { lock.withLock { counts.pages } }
+    var sitemapPages: Int { lock.withLock { counts.sitemapPages } }
+
+    /// Claims and counts `files`; nil when every path is new and safe, else why not.
+    func plan(_ files: [PlannedFile], listPolls: Bool) -> String? {
+        let pages = files.count { $0.path.hasSuffix(".html") }
+        let listed = files.count { Sitemap.lists($0.path, listPolls: listPolls) }
+        lock.withLock {
+            counts.files += files.count
+            counts.pages += pages
+            counts.sitemapPages += listed
+        }
+        return claim(files.map(\.path))
+    }
+
+    /// nil when every path is new and safe, else why not.
+    func claim(_ paths: [String]) -> String? {
+        for path in paths where !SafePath.isSafe(path) {
+            return "refusing to write outside the output folder: \(path)"
+        }
+        let keys = paths.map { DigestKey(Self.caseFolded($0)) }
+        return lock.withLock {
+            for (path, key) in zip(paths, keys) where !seen.insert(key).inserted {
+                return "two files of the site would be written to \(path)"
+            }
+            return nil
+        }
+    }
+
+    /// The path's bytes lower-cased, with a fast path for ASCII paths (nearly all of them).
+    static func caseFolded(_ path: String) -> [UInt8] {
+        let bytes = Array(path.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return Array(path.lowercased().utf8) }
+        return bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
+import SitegenOutput
+import SitegenRender
+
+/// Why a build stopped, with its exit status (README.md, "Using it").
+public enum BuildFailure: Error, Sendable {
+    /// Bad export data (exit 1); the diagnostics are in the log.
+    case inputErrors(count: Int)
+    /// Bad site.yml or templates (exit 2).
+    case configuration(Diagnostic)
+    /// Could not write the site (exit 3).
+    case io(String)
+
+    public var exitStatus: Int32 {
+        switch self {
+        case .inputErrors: return 1
+        case .configuration: return 2
+        case .io: return 3
+        }
+    }
+}
+
+public struct BuildOptions: Sendable {
+    public var configFile: URL
+    /// Overrides site.yml's `output`.
+    public var output: URL?
+    /// The build date for tip rotation (`--date`).
+    public var date: Date?
+    /// Fixes the tip permutation (`--seed`).
+    public var seed: UInt64?
+    /// false for `sitegen check`: read and validate everything, write nothing.
+    public var write = true
+    /// `SOURCE_DATE_EPOCH` and friends; injected so tests control them.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Where files are written; tests swap in a failing disk.
+    public var fileSystem: OutputFileSystem = .disk
+    /// The site to build into instead of site.yml's output folder (a MemoryOutput in tests).
+    var siteOutput: (any SiteOutput)?
+    /// Renders templates instead of sitegen's renderer; tests compare it with swift-mustache.
+    public var templateEngine: TemplateSet.Engine?
+    /// Leaves removing the replaced site to a detached process (OutputFolder.discard), so the
+    /// build returns as soon as the new site is in place. The command line sets it.
+    public var removesReplacedSiteInBackground = false
+
+    public init(configFile: URL) {
+        self.configFile = configFile
+    }
+}
+
+public struct BuildReport: Sendable {
+    public var title: String
+    public var output: URL
+    public var pages: Int
+    public var files: Int
+    public var polls: Int
+    public var ballots: Int
+    public var seconds: Double
+    public var wrote: Bool
+    /// Nothing changed since the last build, so nothing was written.
+    public var upToDate = false
+
+    /// The closing summary line.
+    public var summary: String {
+        let what = "\(Formatting.count(pages, "page")) (\(Formatting.count(files, "file"))) from \(Formatting.count(polls, "poll")) and \(Formatting.count(ballots, "ballot"))"
+        let time = String(format: "%.2f s", seconds)
+        if upToDate {
+            return "Nothing changed: \(what) for \"\(title)\" already up to date in \(time) → \(displayPath(output))/"
+        }
+        return wrote
+            ? "Built \(what) for \"\(title)\" in \(time) → \(displayPath(output))/"
+            : "Checked \(what) for \"\(title)\" in \(time); nothing written"
+    }
+}
+
+/// Runs the pipeline: the stages of PipelineStage, one after another, each reported as it
+/// starts. `sitegen check` stops after planning; a failed build abandons the new site.
+public struct SiteBuilder {
+    public let options: BuildOptions
+    public let log: DiagnosticLog
+    /// Called as each stage starts (BuildReporter: the status line and `--verbose`).
+    public var progress: @Sendable (BuildStage) -> Void = { _ in }
+
+    /// How many stages `run()` reports.
+    static func stageCount(writing: Bool) -> Int { PipelineStage.list(writing: writing).count }
+
+    public init(options: BuildOptions, log: DiagnosticLog) {
+        self.options = options
+        self.log = log
+    }
+
+    public func run() throws(BuildFailure) -> BuildReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var stages = StageDriver(writing: options.write, progress: progress)
+        let outcome = try stages.run(.config, "Reading \(displayPath(options.configFile))") { () throws(BuildFailure) in
+            try ConfigStage(options: options).run()
+        }
+        switch outcome {
+        case .upToDate(let config, let record):
+            // Same bytes in, same bytes out: every published file (and its mtime) is left alone.
+            record.diagnostics.forEach(log.add)
+            record.omissions.forEach(log.add)
+            return BuildReport(title: config.title, output: config.output, pages: record.pages, files: record.files,
+                               polls: record.polls, ballots: record.ballots, seconds: (clock.now - started).seconds,
+                               wrote: true, upToDate: true)
+        case .build(let setup):
+            do {
+                var report = try build(setup, stages: &stages)
+                report.seconds = (clock.now - started).seconds
+                return report
+            } catch {
+                setup.output?.abandon()
+                throw error
+            }
+        }
+    }
+
+    /// The stages after config.
+    private func build(_ setup: Setup, stages: inout StageDriver) throws(BuildFailure) -> BuildReport {
+        let config = setup.config
+        let paths = PlannedPaths()
+        let render = RenderStage(output: setup.output, log: log)
+        let inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
+            try ReadStage(config: config, options: options, log: log, paths: paths, render: render).run()
+        }
+        let checked = try stages.run(.check, "Checking across exports") { () throws(BuildFailure) in
+            try CheckStage(log: log, failure: render.failure).run(inputs)
+        }
+        let computed = try stages.run(.compute, "Computing build time and tips") { ComputeStage(options: options).run(checked) }
+        let plan = try stages.run(.plan, "Planning pages") { () throws(BuildFailure) in
+            try PlanStage(paths: paths).run(computed)
+        }
+        var report = BuildReport(title: config.title, output: config.output, pages: plan.pages, files: plan.fileCount,
+                                 polls: checked.polls.count, ballots: checked.exports.ballotCount, seconds: 0, wrote: options.write)
+        guard let output = setup.output, let fingerprint = setup.fingerprint else { return report }
+
+        try stages.run(.render, "Rendering \(Formatting.count(plan.files.count, "file"))") { () throws(BuildFailure) in
+            try render.run(plan.files, kit: computed.kit)
+        }
+        report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
+            try PublishStage(output: output, fingerprint: fingerprint, log: log).run(plan, computed, report: report)
+        }
+        return report
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

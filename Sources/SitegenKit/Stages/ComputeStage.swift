@@ -1,0 +1,49 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
+import SitegenRender
+
+/// What the compute stage hands on.
+struct Computed {
+    var site: SiteModel
+    var buildTime: Date
+    /// What the rest of the site renders with, the build time included.
+    var kit: RenderKit
+}
+
+/// Stage 4: the values pages show, from the checked inputs: the build time, today's tips,
+/// the site model. Each poll was counted as it streamed past (`count`).
+struct ComputeStage {
+    let options: BuildOptions
+
+    func run(_ inputs: Inputs) -> Computed {
+        let config = inputs.config
+        let buildTime = inputs.exports.buildTime(environment: options.environment,
+                                                 streamedDates: inputs.polls.map(\.modifiedAt))
+        let tips = Self.publishedTips(catalog: inputs.tipCatalog, config: config, options: options, buildTime: buildTime)
+        var site = SiteModel(config: config, tips: tips, polls: inputs.polls.sorted { $0.shareCode < $1.shareCode },
+                             assets: inputs.assets, convoys: ConvoyPages.sorted(inputs.exports.convoys),
+                             optionSets: inputs.exports.optionSets, itineraries: inputs.itineraries)
+        site.pages = inputs.pages
+        let kit = RenderKit(config: config, templates: inputs.templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
+                            format: Formatting(timeZone: config.timeZone), buildTime: buildTime, navigation: inputs.navigation)
+        return Computed(site: site, buildTime: buildTime, kit: kit)
+    }
+
+    /// A poll with its ballots counted.
+    static func count(_ poll: Poll, ballots: [Ballot], config: SiteConfig) -> PublishedPoll {
+        PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, ballots: ballots,
+                                                            minBallotsForBreakdown: config.minBallotsForBreakdown))
+    }
+
+    /// Today's featured tips from `catalog`: the step is the UTC day number of `--date`, else
+    /// of the build time; `--seed` overrides `tips.seed`.
+    static func publishedTips(catalog: TipCatalog, config: SiteConfig, options: BuildOptions, buildTime: Date) -> PublishedTips {
+        let date = options.date ?? buildTime
+        let rotation = TipRotation(seed: options.seed ?? config.tips.seed, featured: config.tips.featured)
+        let step = config.tips.rotation == .daily ? TipRotation.dayNumber(date.timeIntervalSince1970) : 0
+        let featured = rotation.featuredIndices(count: catalog.tips.count, step: step).map { catalog.tips[$0] }
+        return PublishedTips(catalog: catalog, featured: featured, date: date, rotation: config.tips.rotation)
+    }
+}

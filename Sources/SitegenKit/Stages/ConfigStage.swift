@@ -1,0 +1,77 @@
+import Foundation
+import SitegenInput
+import SitegenOutput
+
+/// What the config stage hands on.
+struct Setup {
+    var config: SiteConfig
+    /// Where the site goes, opened for this build; nil for `sitegen check`.
+    var output: (any SiteOutput)?
+    /// What the build reads, hashed before it is read; nil for `sitegen check`.
+    var fingerprint: BuildFingerprint?
+}
+
+/// Stage 1: site.yml and the environment, then the site output taken for this build.
+///
+/// The output is opened (locked) before any input is read, so a concurrent build of the
+/// same site waits, and the "nothing changed" check sees a settled output.
+struct ConfigStage {
+    let options: BuildOptions
+
+    enum Outcome {
+        case build(Setup)
+        /// The inputs are those of the last build, whose site is intact: nothing to do.
+        case upToDate(SiteConfig, BuildRecord)
+    }
+
+    func run() throws(BuildFailure) -> Outcome {
+        var config: SiteConfig
+        do {
+            config = try SiteConfigLoader.load(options.configFile)
+        } catch {
+            throw .configuration(error.diagnostic)
+        }
+        _ = try SourceDateEpoch.read(options.environment)
+        if let output = options.output { config.output = output.standardizedFileURL }
+        config.output = OutputFolder.resolvingLinks(config.output)
+        guard options.write else { return .build(Setup(config: config)) }
+
+        let output = try output(for: config)
+        do {
+            try output.open()
+        } catch {
+            throw .io(error.message)
+        }
+        let fingerprint = BuildFingerprint.compute(config: config, options: options)
+        do {
+            if let record = try output.lastBuild(matching: fingerprint.value) {
+                return .upToDate(config, record)
+            }
+        } catch {
+            output.abandon()
+            throw .io(error.message)
+        }
+        return .build(Setup(config: config, output: output, fingerprint: fingerprint))
+    }
+
+    /// The output folder of site.yml, unless the options bring their own (MemoryOutput).
+    private func output(for config: SiteConfig) throws(BuildFailure) -> any SiteOutput {
+        if let given = options.siteOutput { return given }
+        let folder = OutputFolder(output: config.output, keep: config.keep, fileSystem: options.fileSystem,
+                                  removesInBackground: options.removesReplacedSiteInBackground)
+        do {
+            try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
+        } catch {
+            throw .io(error.message)
+        }
+        return folder
+    }
+}
+
+extension SiteConfig {
+    /// Every folder (and the tips file) sitegen reads inputs from.
+    var inputFolders: [URL] {
+        [inputs.polls, inputs.votes, inputs.trips, inputs.items, inputs.games, inputs.options, inputs.convoys]
+            + [pages, tips.file].compactMap { $0 }
+    }
+}

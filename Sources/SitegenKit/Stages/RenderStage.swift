@@ -1,0 +1,56 @@
+import Foundation
+import SitegenCore
+import SitegenOutput
+import SitegenRender
+
+/// Stage 6: renders planned files and writes them to the site output — the one way every
+/// file of the site is made, polls (`write`, as they stream) and the rest (`run`) alike.
+struct RenderStage: Sendable {
+    /// nil for `sitegen check`: nothing is rendered.
+    let output: (any SiteOutput)?
+    let log: DiagnosticLog
+    /// Why writing stopped while polls streamed.
+    let failure = FirstFailure()
+
+    /// One streamed poll's files, written at once. Once an input error is logged or a write
+    /// failed, polls are still read and checked but no longer written.
+    func write(_ files: [PlannedFile], kit: RenderKit) {
+        guard let output, failure.message == nil, !log.hasErrors else { return }
+        for file in files {
+            do throws(OutputError) {
+                try output.write(file.path, file.make(kit))
+            } catch {
+                failure.record(error.message)
+                return
+            }
+        }
+    }
+
+    /// The rest of the site, rendered in parallel.
+    func run(_ files: PendingFiles, kit: RenderKit) throws(BuildFailure) {
+        guard let output else { return }
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            guard failure.message == nil else { return }
+            let file = files.take(index)
+            do throws(OutputError) {
+                try output.write(file.path, file.make(kit))
+            } catch {
+                failure.record(error.message)
+            }
+        }
+        if let message = failure.message { throw .io(message) }
+    }
+}
+
+/// The first reason a build had to stop writing (an I/O error, a refused path), kept from
+/// the parallel workers; input errors, which take precedence, are in the log.
+final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: String?
+
+    var message: String? { lock.withLock { first } }
+
+    func record(_ message: String) {
+        lock.withLock { if first == nil { first = message } }
+    }
+}

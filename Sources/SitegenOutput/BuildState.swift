@@ -1,0 +1,175 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+
+/// What the last successful build left, kept beside the output folder and never published
+/// (`.Output.sitegen-state.json`): its fingerprint, its report and warnings, and every
+/// output file's hash, size and modification time — unlisted polls included, which
+/// manifest.json must not name.
+///
+/// The file is JSON Lines: the first line holds the build, each further line one output
+/// file. A large site lists hundreds of thousands of files, so they are streamed in and
+/// out rather than held as one JSON tree (issue #8).
+public struct BuildState: Sendable, Equatable {
+    /// The build's fingerprint, counts and diagnostics (the first line).
+    public var record: BuildRecord
+    /// Where it was read from.
+    package let url: URL
+
+    /// Marks the first line, so a state file of another layout is not misread.
+    package static let format = "sitegen-state 2"
+
+    package static func url(for output: URL) -> URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-state.json")
+    }
+
+    /// The state of the build that produced `output` (its first line only), or nil when
+    /// there is none or it is unreadable.
+    public static func read(for output: URL) -> BuildState? {
+        let url = url(for: output)
+        guard let lines = try? LineReader(path: url.path), let line = try? lines.next(),
+              let root = try? JSONParser.parse(Array(line)) else { return nil }
+        do throws(FieldError) {
+            let fields = try JSONField(root).object()
+            guard try fields.required("format").string() == format else { return nil }
+            let diagnostics = try fields.required("diagnostics").array { (field) throws(FieldError) -> Diagnostic in
+                let d = try field.object()
+                return Diagnostic(try d.required("severity").string() == "error" ? .error : .warning,
+                                  file: try d.required("file").string(), line: try d.optional("line")?.int(),
+                                  column: try d.optional("column")?.int(), field: try d.required("field").string(),
+                                  message: try d.required("message").string(), summary: try d.optional("summary")?.string())
+            }
+            let omissions = try fields.optional("omitted")?.array { (field) throws(FieldError) -> DiagnosticLog.Omission in
+                let o = try field.object()
+                return DiagnosticLog.Omission(severity: try o.required("severity").string() == "error" ? .error : .warning,
+                                              count: try o.required("count").int(), summary: try o.optional("summary")?.string(),
+                                              file: try o.optional("file")?.string())
+            } ?? []
+            return BuildState(record: BuildRecord(
+                fingerprint: try fields.required("fingerprint").string(),
+                pages: try fields.required("pages").int(), files: try fields.required("files").int(),
+                polls: try fields.required("polls").int(), ballots: try fields.required("ballots").int(),
+                diagnostics: diagnostics, omissions: omissions), url: url)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Hands every recorded output file to `body`, in path order, read line by line.
+    package func forEachOutput(_ body: (String, WrittenFile) throws -> Void) throws {
+        let lines = try LineReader(path: url.path)
+        _ = try lines.next()
+        while let line = try lines.next() {
+            let fields = try JSONField(try JSONParser.parse(Array(line))).object()
+            let hashField = try fields.required("sha256")
+            guard let hash = ContentHash(hex: try hashField.string()) else { throw hashField.error("expected 64 hex digits") }
+            try body(try fields.required("path").string(), WrittenFile(
+                hash: hash, size: try fields.required("size").int(),
+                // A string: nanoseconds since 1970 exceed 2^53, beyond what a JSON number keeps exactly.
+                modified: Int(try fields.required("modified").string()) ?? 0))
+        }
+    }
+
+    /// The recorded files by path, for linking unchanged ones (OutputFolder); nil when the
+    /// list cannot be read, which makes every file count as new.
+    package func outputIndex() -> [DigestKey: WrittenFile]? {
+        var index: [DigestKey: WrittenFile] = [:]
+        index.reserveCapacity(record.files)
+        do {
+            try forEachOutput { path, file in index[DigestKey(path)] = file }
+        } catch {
+            return nil
+        }
+        return index
+    }
+
+    /// Every recorded file is still there with its size and modification time (a deleted or
+    /// hand-edited file forces a full build). Checked a few thousand files at a time, in
+    /// parallel.
+    public func isIntact(_ output: URL) -> Bool {
+        let root = output.path + "/"
+        var batch: [(String, WrittenFile)] = []
+        func check(_ batch: [(String, WrittenFile)]) -> Bool {
+            let results = ConcurrentResults<Bool>(count: 1)
+            let chunks = max(1, batch.count / 512)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                var index = chunk
+                while index < batch.count {
+                    let (path, file) = batch[index]
+                    var info = stat()
+                    if stat(root + path, &info) != 0 || Int(info.st_size) != file.size
+                        || nanoseconds(info.st_mtim) != file.modified {
+                        results[0] = false
+                        return
+                    }
+                    index += chunks
+                }
+            }
+            return results[0] ?? true
+        }
+        var count = 0
+        do {
+            try forEachOutput { path, file in
+                batch.append((path, file))
+                count += 1
+                if batch.count == 8192 {
+                    guard check(batch) else { throw CancellationError() }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            return false
+        }
+        return check(batch) && count == record.files
+    }
+
+    /// Hands over output files in path order, one at a time (OutputList.forEachSorted).
+    package typealias Outputs = ((String, WrittenFile) throws -> Void) throws -> Void
+
+    /// Writes the state of a build whose output files `outputs` hands over, streamed to disk.
+    package static func save(for output: URL, _ record: BuildRecord, outputs: Outputs) throws {
+        let head = JSONOutput.object([
+            ("format", .string(format)),
+            ("fingerprint", .string(record.fingerprint)),
+            ("pages", .int(record.pages)), ("files", .int(record.files)), ("polls", .int(record.polls)),
+            ("ballots", .int(record.ballots)),
+            ("diagnostics", .array(record.diagnostics.map { d in
+                .object([("severity", .string(d.severity.rawValue)), ("file", .string(d.file)),
+                         ("line", d.line.map { .int($0) } ?? .null), ("column", d.column.map { .int($0) } ?? .null),
+                         ("field", .string(d.field)), ("message", .string(d.message)),
+                         ("summary", d.summary.map { .string($0) } ?? .null)])
+            })),
+            ("omitted", .array(record.omissions.map { o in
+                .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
+                         ("summary", o.summary.map { .string($0) } ?? .null), ("file", o.file.map { .string($0) } ?? .null)])
+            })),
+        ]).bytes()
+        let target = Self.url(for: output)
+        let temporary = target.appendingPathExtension("tmp")
+        let file = try ChunkedFile(temporary.path)
+        // One line: strings never hold a raw line break (JSONOutput escapes it), so every
+        // line break in the pretty-printed head is layout.
+        var json = head.filter { $0 != UInt8(ascii: "\n") }
+        json.append(UInt8(ascii: "\n"))
+        try outputs { path, entry in
+            json += "{\"path\": ".utf8
+            JSONOutput.appendString(path, to: &json)
+            json += ", \"sha256\": \"".utf8
+            entry.hash.appendHex(to: &json)
+            json += "\", \"size\": \(entry.size), \"modified\": \"\(entry.modified)\"}\n".utf8
+            if json.count >= 1 << 20 {
+                try file.write(json)
+                json.removeAll(keepingCapacity: true)
+            }
+        }
+        try file.write(json)
+        try file.close()
+        guard rename(temporary.path, target.path) == 0 else {
+            throw OutputError(message: "\(displayPath(target)): cannot save build state: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    public static func remove(for output: URL) {
+        try? FileManager.default.removeItem(at: url(for: output))
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import SitegenCore
+
+/// A published site held in memory (SiteOutput), so a test can run the pipeline, or render
+/// a single page, without writing a file.
+///
+/// It keeps the rules of OutputFolder that do not depend on a disk: the new site is
+/// invisible until `publish`; `abandon` leaves the published one as it was; files the last
+/// build did not write stop the build unless kept (`keep:`); a file identical to the last
+/// build's keeps its modification time. Modification times count builds: a file written by
+/// the third build that changed it has time 3.
+package final class MemoryOutput: SiteOutput, @unchecked Sendable {
+    /// Shown in messages as the output folder's name.
+    package let name: String
+    package let keep: [String]
+    private let lock = NSLock()
+    private var published: [String: [UInt8]]
+    private var publishedTimes: [String: Int] = [:]
+    private var record: BuildRecord?
+    /// The last build's files, for keeping modification times and refusing strangers.
+    private var recorded: [String: WrittenFile] = [:]
+    private var staged: [String: [UInt8]] = [:]
+    private var written = OutputList()
+    private var late: [OutputList.Entry] = []
+    /// The time files written by the current build get.
+    private var time = 0
+
+    /// `files`: what the site holds before any build, as if put there by hand.
+    package init(name: String = "Output", files: [String: [UInt8]] = [:], keep: [String] = []) {
+        self.name = name
+        self.keep = keep
+        published = files
+    }
+
+    /// The published site: path → bytes.
+    package var files: [String: [UInt8]] { lock.withLock { published } }
+
+    /// Each published file's modification time (see the type's description).
+    package var modificationTimes: [String: Int] { lock.withLock { publishedTimes } }
+
+    /// The record the last published build left.
+    package var lastRecord: BuildRecord? { lock.withLock { record } }
+
+    package func open() throws(OutputError) {
+        lock.withLock {
+            staged = [:]
+            written = OutputList()
+            late = []
+            time = (publishedTimes.values.max() ?? 0) + 1
+        }
+    }
+
+    package func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord? {
+        if let record = lock.withLock({ record }), record.fingerprint == fingerprint {
+            abandon()
+            return record
+        }
+        let strangers = lock.withLock { published.keys.filter { recorded[$0] == nil && !isKept($0) }.sorted() }
+        guard strangers.isEmpty else {
+            throw .strangers(in: name, named: Array(strangers.prefix(OutputError.namedStrangers)), count: strangers.count,
+                             missingRecord: lock.withLock { record } == nil ? "its build record" : nil)
+        }
+        return nil
+    }
+
+    package func write(_ path: String, _ bytes: [UInt8]) throws(OutputError) {
+        let file = WrittenFile(hash: ContentHash(of: bytes), size: bytes.count)
+        lock.withLock {
+            staged[path] = bytes
+            written.add(path, stamped(path, file))
+        }
+    }
+
+    @discardableResult
+    package func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
+        let buffer = ChunkBuffer()
+        var stream = StreamedFile(writingTo: buffer.append)
+        do {
+            try produce(&stream)
+            let file = try stream.finish()
+            return lock.withLock {
+                staged[path] = buffer.bytes
+                let stamped = stamped(path, file)
+                late.append((path, stamped))
+                return stamped
+            }
+        } catch {
+            throw OutputError(message: "\(name)/\(path): cannot write: \(error)")
+        }
+    }
+
+    package func writtenFiles() throws(OutputError) -> OutputList.SortedEntries {
+        let list = lock.withLock { written }
+        do {
+            return try list.sorted()
+        } catch {
+            throw OutputError(message: "\(name): cannot read back the list of written files: \(error)")
+        }
+    }
+
+    package var fileCount: Int { lock.withLock { written.count + late.count } }
+
+    package func writeManifest(_ manifest: Manifest) throws(OutputError) {
+        let (list, late) = lock.withLock { (written, self.late) }
+        try writeStreamed("manifest.json") { file in
+            try manifest.write(outputs: { body in
+                try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
+            }, to: &file)
+        }
+    }
+
+    package func publish(_ record: BuildRecord) throws(OutputError) {
+        let (list, late) = lock.withLock { (written, self.late) }
+        var files: [String: WrittenFile] = [:]
+        do {
+            try list.forEachSorted(adding: late) { path, file in files[path] = file }
+        } catch {
+            throw OutputError(message: "\(name): cannot read back the list of written files: \(error)")
+        }
+        let clash: String? = lock.withLock {
+            var site = staged
+            for (path, bytes) in published where isKept(path) {
+                guard site[path] == nil else { return path }
+                site[path] = bytes
+            }
+            publishedTimes = site.keys.reduce(into: [:]) { times, path in
+                times[path] = files[path]?.modified ?? publishedTimes[path] ?? 0
+            }
+            published = site
+            recorded = files
+            self.record = record
+            staged = [:]
+            return nil
+        }
+        if let clash { throw .keptAndWritten("\(name)/\(clash)") }
+    }
+
+    package func abandon() {
+        lock.withLock { staged = [:] }
+    }
+
+    /// `file` with its modification time: the last build's when it wrote the same bytes.
+    /// Called under the lock.
+    private func stamped(_ path: String, _ file: WrittenFile) -> WrittenFile {
+        var file = file
+        if let old = recorded[path], old.hash == file.hash, old.size == file.size, published[path] != nil {
+            file.modified = old.modified
+        } else {
+            file.modified = time
+        }
+        return file
+    }
+
+    private func isKept(_ path: String) -> Bool {
+        keep.contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+}
+
+/// The chunks of a streamed file, gathered in memory.
+private final class ChunkBuffer {
+    private(set) var bytes: [UInt8] = []
+
+    func append(_ chunk: [UInt8]) {
+        bytes += chunk
+    }
+}

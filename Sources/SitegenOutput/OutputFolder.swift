@@ -1,0 +1,346 @@
+import CFileSwap
+import Foundation
+import SitegenCore
+
+/// The published site as a folder on disk (SiteOutput), with its staging folder, lock file
+/// and build state beside it.
+///
+/// A build writes everything into the staging folder and swaps it in only when every file
+/// was written, so a failed or killed build leaves the previous site exactly as it was.
+/// A lock file beside the output keeps two builds from interleaving. The build state
+/// (BuildState) records what the last build wrote: what a rebuild may replace, and which
+/// files it links instead of writing again.
+public final class OutputFolder: SiteOutput, @unchecked Sendable {
+    public let output: URL
+    public let staging: URL
+    package let stagingPath: String
+    package let outputPath: String
+    /// Paths sitegen did not write that move from the published site to the next (`keep:`).
+    public let keep: [String]
+    private let lockFile: URL
+    private var lockDescriptor: Int32 = -1
+    private let fileSystem: OutputFileSystem
+    /// The previous build's files, for linking unchanged ones instead of writing them.
+    private var previous: [DigestKey: WrittenFile] = [:]
+    private let directories = CreatedDirectories()
+    /// Every file written so far (set by `open`), and those written last from that list
+    /// (the sitemap's files, manifest.json).
+    private var written: OutputList?
+    private var late: [OutputList.Entry] = []
+    /// Replaced and abandoned sites are removed by a detached process (see `discard`).
+    private let removesInBackground: Bool
+
+    /// The output folder is a mount point: it cannot be renamed, so the new site is staged
+    /// inside it and swapped in entry by entry (`swapContents`).
+    package let isMountPoint: Bool
+    /// Where the staging folder and replaced sites live: beside the output, or inside it
+    /// when it is a mount point (a rename cannot cross file systems).
+    package let workFolder: URL
+
+    public init(output: URL, keep: [String] = [], fileSystem: OutputFileSystem = .disk, removesInBackground: Bool = false) {
+        self.keep = keep
+        self.fileSystem = fileSystem
+        self.removesInBackground = removesInBackground
+        self.output = output.standardizedFileURL
+        let parent = self.output.deletingLastPathComponent()
+        let name = self.output.lastPathComponent
+        isMountPoint = Self.isMountPoint(self.output.path)
+        workFolder = isMountPoint ? self.output : parent
+        staging = workFolder.appendingPathComponent(".\(name).sitegen-staging")
+        stagingPath = staging.path
+        outputPath = self.output.path
+        lockFile = parent.appendingPathComponent(".\(name).sitegen-lock")
+    }
+
+    deinit { unlock() }
+
+    /// Refuses output folders that would overwrite what sitegen reads: the site folder, an
+    /// input or template folder, a parent of one, or a folder inside an input or template
+    /// folder (its files would become inputs). Compared with links resolved, so a link
+    /// cannot disguise one as another. What the folder holds is `checkOwnership`'s concern.
+    public func checkSafe(siteFolder: URL, protecting protected: [URL]) throws(OutputError) {
+        let outputPath = Self.resolvingLinks(output).path
+        for folder in [siteFolder] + protected {
+            let path = Self.resolvingLinks(folder).path
+            if path == outputPath || path.hasPrefix(outputPath + "/") {
+                throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is or contains \(displayPath(folder)), which sitegen reads")
+            }
+        }
+        for folder in protected where outputPath.hasPrefix(Self.resolvingLinks(folder).path + "/") {
+            throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is inside \(displayPath(folder)), which sitegen reads")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw OutputError(message: "\(displayPath(output)): the output path exists and is not a folder")
+        }
+    }
+
+    package static func isSitegenOutput(_ folder: URL) -> Bool {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("manifest.json")),
+              let text = String(data: data.prefix(4096), encoding: .utf8) else { return false }
+        return text.contains("\"generator\": \"sitegen")
+    }
+
+    /// Takes the lock and clears a staging folder left by a killed build.
+    public func open() throws(OutputError) {
+        let parent = output.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(message: "\(displayPath(parent)): cannot create folder: \(error.localizedDescription)")
+        }
+        lockDescriptor = openLockFile(lockFile.path)
+        guard lockDescriptor >= 0 else {
+            throw OutputError(message: "\(displayPath(lockFile)): cannot create lock file: \(String(cString: strerror(errno)))")
+        }
+        // Waits for another build of the same output to finish rather than interleaving.
+        guard flock(lockDescriptor, LOCK_EX) == 0 else {
+            throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
+        }
+        // What earlier builds left: a staging folder (killed build), a removal cut short.
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: workFolder.path)) ?? [])
+            .filter { $0.hasPrefix(trashPrefix) }
+        for name in leftovers {
+            discard(workFolder.appendingPathComponent(name))
+        }
+        do {
+            if FileManager.default.fileExists(atPath: staging.path) {
+                rescueKept(from: stagingPath)
+                discard(staging)
+            }
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw OutputError(message: "\(displayPath(staging)): cannot prepare staging folder: \(error.localizedDescription)")
+        }
+        do {
+            written = try OutputList(temporaryFolder: parent)
+        } catch {
+            throw OutputError(message: "\(displayPath(parent)): cannot create a temporary file: \(error.localizedDescription)")
+        }
+    }
+
+    /// Nothing changed: the build state has this fingerprint, manifest.json says sitegen
+    /// wrote the folder, and every recorded file has its recorded size and modification time.
+    /// Otherwise every file in the folder must be recorded or kept (`checkOwnership`), and
+    /// the recorded files are remembered for linking unchanged ones.
+    public func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord? {
+        let state = BuildState.read(for: output)
+        if let state, state.record.fingerprint == fingerprint, Self.isSitegenOutput(output), state.isIntact(output) {
+            abandon()
+            return state.record
+        }
+        let index = state?.outputIndex()
+        try checkOwnership(recorded: index)
+        previous = index ?? [:]
+        return nil
+    }
+
+    /// Writes one file into the staging folder. `path` was checked by `SafePath`.
+    ///
+    /// A file identical to the previous build's is hard-linked from the published folder
+    /// instead: it keeps its bytes, inode and modification time, so a sync to a host (rsync,
+    /// S3) sees it unchanged. Identical means the new bytes have the hash the build state
+    /// recorded, and the published file still has the recorded size and modification time
+    /// (`isRecorded`). The file's modification time (nanoseconds since 1970) goes into the
+    /// build state, so the next build can tell whether the published file was touched.
+    public func write(_ path: String, _ bytes: [UInt8]) throws(OutputError) {
+        let hash = ContentHash(of: bytes)
+        let modified = try place(path, bytes, hash: hash)
+        list.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
+    }
+
+    /// Writes or links one file; returns its modification time.
+    private func place(_ path: String, _ bytes: [UInt8], hash: ContentHash) throws(OutputError) -> Int {
+        // Paths are joined as strings: Foundation's URL handling cost a noticeable share of
+        // large builds.
+        let target = stagingPath + "/" + path
+        do {
+            if let slash = path.lastIndex(of: "/") {
+                try directories.create(String(path[..<slash]), inside: stagingPath)
+            }
+            if let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
+                let published = outputPath + "/" + path
+                if Self.isRecorded(published, old), link(published, target) == 0 {
+                    return old.modified
+                }
+            }
+            let modified = try fileSystem.writeFile(target, bytes)
+            return modified != 0 ? modified : Self.modificationTime(target)
+        } catch {
+            throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes a file as `produce` makes it (see StreamedFile). Like `write`, a file identical
+    /// to the previous build's is replaced by a link to the published copy.
+    @discardableResult
+    public func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
+        let target = stagingPath + "/" + path
+        do {
+            if let slash = path.lastIndex(of: "/") {
+                try directories.create(String(path[..<slash]), inside: stagingPath)
+            }
+            let file = try ChunkedFile(target)
+            var stream = StreamedFile(writingTo: file.write)
+            try produce(&stream)
+            var result = try stream.finish()
+            try file.close()
+            if let old = previous[DigestKey(path)], old.hash == result.hash, old.size == result.size {
+                let published = outputPath + "/" + path
+                if Self.isRecorded(published, old) {
+                    guard unlink(target) == 0, link(published, target) == 0 else {
+                        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                    }
+                }
+            }
+            result.modified = Self.modificationTime(target)
+            late.append((path, result))
+            return result
+        } catch {
+            throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    package func writtenFiles() throws(OutputError) -> OutputList.SortedEntries {
+        do {
+            return try list.sorted()
+        } catch {
+            throw readBackFailure(error)
+        }
+    }
+
+    public var fileCount: Int { (written?.count ?? 0) + late.count }
+
+    public func writeManifest(_ manifest: Manifest) throws(OutputError) {
+        let list = self.list, late = self.late
+        try writeStreamed("manifest.json") { file in
+            try manifest.write(outputs: { body in
+                try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
+            }, to: &file)
+        }
+    }
+
+    /// Kept files join the new site before the old state goes, so a path that is both kept
+    /// and written stops the build with the state (the record of what sitegen wrote) still
+    /// in place. The state is dropped before the swap: a crash between the swap and saving
+    /// the new one must not leave an old fingerprint next to a new site. Without a state
+    /// the next build is simply a full one.
+    public func publish(_ record: BuildRecord) throws(OutputError) {
+        try carryOverKept()
+        BuildState.remove(for: output)
+        try commit()
+        let list = self.list, late = self.late
+        try? BuildState.save(for: output, record, outputs: { body in try list.forEachSorted(adding: late, body) })
+    }
+
+    private var list: OutputList {
+        guard let written else { preconditionFailure("OutputFolder.open() comes before writing") }
+        return written
+    }
+
+    private func readBackFailure(_ error: Error) -> OutputError {
+        OutputError(message: "\(displayPath(output)): cannot read back the list of written files: \(error.localizedDescription)")
+    }
+
+    /// Whether the published file is still the one the build state recorded: same size and
+    /// modification time, the quick check of rsync and make. One stat, where reading the file
+    /// back to compare its bytes cost as much as writing it; a file edited by hand gets a new
+    /// modification time and is written anew.
+    package static func isRecorded(_ published: String, _ recorded: WrittenFile) -> Bool {
+        var info = stat()
+        return recorded.modified != 0 && stat(published, &info) == 0 && Int(info.st_size) == recorded.size
+            && nanoseconds(info.st_mtim) == recorded.modified
+    }
+
+    /// Nanoseconds since 1970, or 0 when the file cannot be read. Renaming the staging
+    /// folder into place later does not change it.
+    package static func modificationTime(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? nanoseconds(info.st_mtim) : 0
+    }
+
+    /// Swaps the staged site into place and removes the previous one.
+    package func commit() throws(OutputError) {
+        defer { unlock() }
+        let fileManager = FileManager.default
+        if isMountPoint {
+            try swapContents()
+        } else if fileManager.fileExists(atPath: output.path) {
+            // Atomic exchange: at every instant the output path holds a complete site.
+            if sitegen_exchange_paths(staging.path, output.path) == 0 {
+                discard(staging)   // now the previous site
+                return
+            }
+            // No renameat2 here (another OS or file system): the brief gap of two renames.
+            let previous = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-previous")
+            do {
+                if fileManager.fileExists(atPath: previous.path) { try fileManager.removeItem(at: previous) }
+                try fileManager.moveItem(at: output, to: previous)
+                try fileManager.moveItem(at: staging, to: output)
+                discard(previous)
+            } catch {
+                throw OutputError(message: "\(displayPath(output)): cannot swap in the new site: \(error.localizedDescription)")
+            }
+        } else {
+            do {
+                try fileManager.moveItem(at: staging, to: output)
+            } catch {
+                throw OutputError(message: "\(displayPath(output)): cannot move the new site into place: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Drops the staging folder after a failure; the output is untouched.
+    public func abandon() {
+        if FileManager.default.fileExists(atPath: staging.path) {
+            rescueKept(from: stagingPath)
+            discard(staging)
+        }
+        unlock()
+    }
+
+    private var trashPrefix: String { ".\(output.lastPathComponent).sitegen-trash-" }
+
+    /// Names sitegen's own work folders start with; inside a mount-point output they are
+    /// not part of the site.
+    package var workPrefix: String { ".\(output.lastPathComponent).sitegen-" }
+
+    /// Removes a folder sitegen no longer needs: the replaced site, or a staging folder.
+    ///
+    /// Deleting a site takes about as long as writing it (pretty URLs give every page a
+    /// folder: half a minute for 10,000 polls on this machine's disk), and nothing waits
+    /// for it. With `removesInBackground` (the command line) the folder is renamed aside,
+    /// which is instant, and a detached `rm -rf` removes it after the build has returned;
+    /// the next build removes whatever such a removal left.
+    package func discard(_ folder: URL) {
+        guard removesInBackground else {
+            try? FileManager.default.removeItem(at: folder)
+            return
+        }
+        var trash = folder
+        if !folder.lastPathComponent.hasPrefix(trashPrefix) {
+            // Renamed first, so the name it had (the staging folder's) is free at once.
+            trash = folder.deletingLastPathComponent().appendingPathComponent(trashPrefix + UUID().uuidString)
+            guard rename(folder.path, trash.path) == 0 else {
+                try? FileManager.default.removeItem(at: folder)
+                return
+            }
+        }
+        if sitegen_remove_in_background(trash.path) != 0 {
+            try? FileManager.default.removeItem(at: trash)
+        }
+    }
+
+    private func unlock() {
+        if lockDescriptor >= 0 {
+            flock(lockDescriptor, LOCK_UN)
+            close(lockDescriptor)
+            lockDescriptor = -1
+        }
+    }
+}
+
+/// open(2) for the lock file, out of reach of OutputFolder's own `open()`.
+private func openLockFile(_ path: String) -> Int32 {
+    open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+}

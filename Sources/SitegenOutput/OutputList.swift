@@ -1,0 +1,230 @@
+import Foundation
+import SitegenCore
+
+/// Every file a build writes, with its hash, size and modification time, handed back in
+/// path order for the sitemap, manifest.json and the build state.
+///
+/// A large site writes hundreds of thousands of files, in no order (polls are written in
+/// parallel), so the list would grow with the site (issue #8). Instead entries gather in a
+/// batch; a full batch is sorted and appended to a temporary file as one sorted run, and
+/// `forEachSorted` merges the runs. Memory stays at one batch plus a small buffer per run.
+/// The temporary file is unlinked as soon as it is opened: nothing is left behind even if
+/// the build is killed.
+package final class OutputList: @unchecked Sendable {
+    package typealias Entry = (path: String, file: WrittenFile)
+
+    private let lock = NSLock()
+    private let descriptor: Int32
+    private let batchSize: Int
+    private var batch: [(path: [UInt8], file: WrittenFile)] = []
+    /// Byte ranges of the sorted runs in the temporary file.
+    private var runs: [Range<Int>] = []
+    private var spilled = 0
+    private(set) var count = 0
+    /// Why spilling failed; reported by `forEachSorted`.
+    private var failure: Error?
+
+    /// `folder` holds the temporary file for as long as it takes to unlink it (the output's
+    /// parent folder, which the build has locked).
+    package init(temporaryFolder folder: URL, batchSize: Int = 16_384) throws {
+        let path = folder.appendingPathComponent(".sitegen-outputs-\(getpid()).tmp").path
+        descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        unlink(path)
+        self.batchSize = batchSize
+        batch.reserveCapacity(batchSize)
+    }
+
+    /// A list that never spills: for a site held in memory (MemoryOutput).
+    package init() {
+        descriptor = -1
+        batchSize = .max
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// Records a written file; safe to call from many threads.
+    package func add(_ path: String, _ file: WrittenFile) {
+        let bytes = Array(path.utf8)
+        lock.withLock {
+            batch.append((bytes, file))
+            count += 1
+            if batch.count >= batchSize { spill() }
+        }
+    }
+
+    /// Hands every entry, and the `extra` ones (files written last, such as manifest.json),
+    /// to `body` in path order (byte order of the UTF-8 paths).
+    package func forEachSorted(adding extra: [Entry] = [], _ body: (String, WrittenFile) throws -> Void) throws {
+        var entries = try sorted(adding: extra)
+        while let entry = try entries.next() {
+            try body(entry.path, entry.file)
+        }
+    }
+
+    /// The entries and `extra` in path order, one at a time; for a reader that consumes
+    /// them in several pieces (the sitemap's files).
+    package func sorted(adding extra: [Entry] = []) throws -> SortedEntries {
+        let pending: [(path: [UInt8], file: WrittenFile)] = lock.withLock {
+            batch.sort { Self.precedes($0.path, $1.path) }
+            return batch
+        }
+        if let failure = lock.withLock({ failure }) { throw failure }
+        var cursors: [RunCursor] = try runs.map { try RunCursor(descriptor: descriptor, range: $0) }
+        cursors.append(RunCursor(entries: pending))
+        cursors.append(RunCursor(entries: extra.map { (Array($0.path.utf8), $0.file) }.sorted { Self.precedes($0.path, $1.path) }))
+        cursors.removeAll { $0.current == nil }
+        return SortedEntries(heap: MinHeap(cursors))
+    }
+
+    /// A k-way merge of the sorted runs.
+    package struct SortedEntries {
+        fileprivate var heap: MinHeap
+
+        package mutating func next() throws -> Entry? {
+            guard let entry = heap.top?.current else { return nil }
+            try heap.advanceTop()
+            return (String(decoding: entry.path, as: UTF8.self), entry.file)
+        }
+    }
+
+    /// Sorts the batch and appends it to the temporary file as a run. Called under the lock.
+    private func spill() {
+        guard failure == nil else { batch.removeAll(keepingCapacity: true); return }
+        batch.sort { Self.precedes($0.path, $1.path) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(batch.count * 120)
+        for (path, file) in batch {
+            Self.appendRecord(path: path, file: file, to: &bytes)
+        }
+        batch.removeAll(keepingCapacity: true)
+        // Runs are only appended (and read back with pread), so plain writes at the end do.
+        do {
+            try writeFully(descriptor, bytes)
+        } catch {
+            failure = error
+            return
+        }
+        runs.append(spilled..<spilled + bytes.count)
+        spilled += bytes.count
+    }
+
+    /// One record: path length (4 bytes), path, hash (32), size (8), modification time (8).
+    package static func appendRecord(path: [UInt8], file: WrittenFile, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(path.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes += path
+        file.hash.appendBytes(to: &bytes)
+        withUnsafeBytes(of: Int64(file.size).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: Int64(file.modified).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    package static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in memcmp(a.baseAddress!, b.baseAddress!, common) }
+        }
+        return order != 0 ? order < 0 : a.count < b.count
+    }
+}
+
+/// Reads one sorted run back, a buffer at a time; or walks entries held in memory.
+private struct RunCursor {
+    private(set) var current: (path: [UInt8], file: WrittenFile)?
+    private let descriptor: Int32
+    private var next: Int
+    private let end: Int
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var entries: [(path: [UInt8], file: WrittenFile)] = []
+    private var entryIndex = 0
+
+    init(descriptor: Int32, range: Range<Int>) throws {
+        self.descriptor = descriptor
+        next = range.lowerBound
+        end = range.upperBound
+        try advance()
+    }
+
+    init(entries: [(path: [UInt8], file: WrittenFile)]) {
+        descriptor = -1
+        next = 0
+        end = 0
+        self.entries = entries
+        current = entries.first
+        entryIndex = 1
+    }
+
+    mutating func advance() throws {
+        if descriptor < 0 {
+            current = entryIndex < entries.count ? entries[entryIndex] : nil
+            entryIndex += 1
+            return
+        }
+        guard try ensure(4) else { current = nil; return }
+        let length = Int(buffer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: UInt32.self)) })
+        guard try ensure(4 + length + 48) else { throw POSIXError(.EIO) }
+        current = buffer.withUnsafeBytes { raw in
+            let start = position + 4
+            let path = Array(raw[start..<start + length])
+            let hash = ContentHash(bytes: raw, at: start + length)
+            let size = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: start + length + 32, as: Int64.self)))
+            let modified = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: start + length + 40, as: Int64.self)))
+            return (path, WrittenFile(hash: hash, size: size, modified: modified))
+        }
+        position += 4 + length + 48
+    }
+
+    /// Makes sure `count` unread bytes are buffered; false at the end of the run.
+    private mutating func ensure(_ count: Int) throws -> Bool {
+        if buffer.count - position >= count { return true }
+        buffer.removeFirst(position)
+        position = 0
+        let wanted = min(max(count - buffer.count, 64 << 10), end - next)
+        guard wanted > 0 else { return false }
+        let old = buffer.count
+        buffer += repeatElement(0, count: wanted)
+        let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + old, wanted, off_t(next)) }
+        guard read == wanted else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        next += wanted
+        return buffer.count >= count
+    }
+}
+
+/// The run cursors ordered by their current entry's path.
+private struct MinHeap {
+    private var items: [RunCursor]
+
+    init(_ items: [RunCursor]) {
+        self.items = items
+        for index in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    }
+
+    var top: RunCursor? { items.first }
+
+    /// Moves the top cursor on; drops it when its run is done.
+    mutating func advanceTop() throws {
+        try items[0].advance()
+        if items[0].current == nil {
+            items.swapAt(0, items.count - 1)
+            items.removeLast()
+        }
+        if !items.isEmpty { siftDown(0) }
+    }
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        OutputList.precedes(items[a].current!.path, items[b].current!.path)
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var index = start
+        while true {
+            let left = 2 * index + 1, right = left + 1
+            var smallest = index
+            if left < items.count && less(left, smallest) { smallest = left }
+            if right < items.count && less(right, smallest) { smallest = right }
+            if smallest == index { return }
+            items.swapAt(index, smallest)
+            index = smallest
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// The published site, and the one place that changes it.
+///
+/// A build goes through it in this order:
+/// 1. `open` before any input is read (a concurrent build of the same site waits);
+/// 2. `lastBuild(matching:)`: the last build's record when nothing changed since (the build
+///    ends there, writing nothing), else the site is made ready for new files;
+/// 3. `write` and `writeStreamed` for every file of the new site, which is not yet visible;
+/// 4. `writeManifest`, last, listing every file written;
+/// 5. `publish`, which puts the new site in place of the old one whole, or `abandon`, after
+///    which the published site is exactly as it was.
+///
+/// OutputFolder keeps the site in a folder on disk; MemoryOutput keeps it in memory, so a
+/// test can run the pipeline without writing a file.
+package protocol SiteOutput: AnyObject, Sendable {
+    /// Takes the site for this build.
+    func open() throws(OutputError)
+
+    /// The record of the last build when it had this input fingerprint and its files are
+    /// all still as it wrote them: nothing needs writing, and the site is released.
+    /// Otherwise nil, once the site holds nothing sitegen may not replace.
+    func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord?
+
+    /// Writes one file of the new site (`path` was checked by SafePath). Safe to call from
+    /// many threads. A file identical to the last build's keeps its modification time.
+    func write(_ path: String, _ bytes: [UInt8]) throws(OutputError)
+
+    /// Writes a file as `produce` makes it, a megabyte at a time (the sitemap).
+    @discardableResult
+    func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile
+
+    /// The files `write` has written so far, in path order (the sitemap lists them).
+    func writtenFiles() throws(OutputError) -> OutputList.SortedEntries
+
+    /// How many files the new site has so far.
+    var fileCount: Int { get }
+
+    /// Writes manifest.json, listing every file written before it.
+    func writeManifest(_ manifest: Manifest) throws(OutputError)
+
+    /// Makes the new site the published one, with the files kept from the old (`keep:`),
+    /// and records `record` for the next build.
+    func publish(_ record: BuildRecord) throws(OutputError)
+
+    /// Drops the new site; the published one is untouched.
+    func abandon()
+}

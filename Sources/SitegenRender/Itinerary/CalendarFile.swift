@@ -1,0 +1,78 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// A trip's games as an iCalendar file (RFC 5545): stable UIDs, UTC instants, escaped
+/// text, lines folded at 75 octets without splitting a character, CRLF line ends.
+public enum CalendarFile {
+    /// Typical length of a game, for DTEND (the export has no end time).
+    public static let gameLength: TimeInterval = 3 * 3600
+
+    public static func ics(trip: Trip, games: [Game], calendarName: String, buildTime: Date) -> String {
+        var lines = [
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:-//sitegen//Trip games \(SitegenVersion.current)//EN",
+            "CALSCALE:GREGORIAN",
+            "METHOD:PUBLISH",
+            "X-WR-CALNAME:" + escapeText(calendarName),
+        ]
+        for game in games.sorted(by: { ($0.startTime, $0.id) < ($1.startTime, $1.id) }) {
+            lines += [
+                "BEGIN:VEVENT",
+                // Stable across builds: the same game on the same trip keeps its UID.
+                "UID:" + escapeText("\(game.id)-\(trip.id.uuidString.lowercased())@sitegen"),
+                "DTSTAMP:" + utcStamp(buildTime),
+                "DTSTART:" + utcStamp(game.startTime),
+                "DTEND:" + utcStamp(game.startTime.addingTimeInterval(gameLength)),
+                "SUMMARY:" + escapeText("\(game.awayTeam) at \(game.homeTeam)"),
+            ]
+            let place = [game.venue, game.city].compactMap { $0 }.joined(separator: ", ")
+            if !place.isEmpty { lines.append("LOCATION:" + escapeText(place)) }
+            let sport = game.sport.isEmpty ? "" : "\(game.sport.uppercased()) · "
+            lines.append("DESCRIPTION:" + escapeText("\(sport)\(trip.name)"))
+            lines.append("END:VEVENT")
+        }
+        lines.append("END:VCALENDAR")
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// "20260612T190500Z"
+    package static func utcStamp(_ date: Date) -> String {
+        Formatting.iso8601(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+    }
+
+    /// TEXT escaping (RFC 5545 §3.3.11); other control characters are dropped.
+    package static func escapeText(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n": out += "\\n"
+            case "\r": continue
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Lines longer than 75 octets continue on the next line after CRLF and a space.
+    package static func fold(_ line: String) -> String {
+        var result = ""
+        var current = 0
+        for character in line {
+            let size = String(character).utf8.count
+            if current + size > 75 {
+                result += "\r\n "
+                current = 1
+            }
+            result.append(character)
+            current += size
+        }
+        return result
+    }
+}

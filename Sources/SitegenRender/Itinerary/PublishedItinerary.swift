@@ -1,0 +1,152 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
+
+/// A trip page to publish: an itinerary export at `/trips/ID/`, or a poll's trip at
+/// `/polls/CODE/trips/N/`.
+public struct PublishedItinerary: Sendable {
+    public enum Origin: Sendable {
+        case itinerary
+        case poll(title: String, path: String, number: Int, count: Int)
+    }
+
+    public let path: String
+    public let origin: Origin
+    public let trip: Trip
+    public let timeline: ItineraryTimeline
+    /// Catalog games of the trip, for its calendar file.
+    public let games: [Game]
+
+    /// The games as a calendar file: published beside itinerary pages (README.md, "What the pages show"); a poll's
+    /// trip links to its itinerary's file when that trip is also exported as an itinerary.
+    public let calendarPath: String?
+    /// On a poll's trip, the same trip's itinerary page (`/trips/ID/`) when it is exported
+    /// as one: that page has the organiser's custom items, which poll pages never show.
+    public let itineraryPath: String?
+
+    /// The trip's route for navigation apps (GPX), beside its calendar file: published
+    /// with itinerary pages, linked from a poll's copy like the calendar; nil for a trip of
+    /// fewer than two stops.
+    public var routeFilePath: String? {
+        guard trip.stops.count >= 2 else { return nil }
+        if case .itinerary = origin { return path + GPXFile.fileName }
+        return itineraryPath.map { $0 + GPXFile.fileName }
+    }
+}
+
+/// Lays out trips day by day: the itinerary exports, and each poll's trips as its poll is
+/// published (polls stream through the build, so their trips are laid out then).
+///
+/// A timeline's fallbacks are warnings; the same trip may appear in a poll and as an
+/// itinerary, so each warning is reported once.
+public final class ItineraryLayout: @unchecked Sendable {
+    package let catalog: [String: Game]
+    package let itemsByTrip: [String: [CustomItem]]
+    /// Trips exported as itineraries: a poll's copy links to their page and calendar.
+    package let itineraryTrips: Set<UUID>
+    package let timeZone: TimeZone
+    private let log: DiagnosticLog
+    private let lock = NSLock()
+    /// Warnings about a game or item itself, which every copy of its trip would repeat.
+    private var reported = Set<String>()
+
+    public init(exports: ExportSet, timeZone: TimeZone, log: DiagnosticLog) {
+        catalog = Self.gameCatalog(exports.games, log: log)
+        itemsByTrip = Dictionary(grouping: exports.customItems, by: \.tripId)
+        itineraryTrips = Set(exports.itineraries.map(\.trip.id))
+        self.timeZone = timeZone
+        self.log = log
+    }
+
+    /// The itinerary exports, by path (laid out in parallel); a repeated trip id is an error.
+    public func itineraries(_ exports: [Itinerary]) -> [PublishedItinerary] {
+        var byId: [UUID: Itinerary] = [:]
+        var unique: [Itinerary] = []
+        for itinerary in exports {
+            if let first = byId[itinerary.trip.id] {
+                log.add(itinerary.source.diagnostic(.error, field: "id",
+                    "trip id \(itinerary.trip.id.uuidString) is also used by \"\(first.trip.name)\" (\(first.source.file):\(first.source.line))"))
+                continue
+            }
+            byId[itinerary.trip.id] = itinerary
+            unique.append(itinerary)
+        }
+        let published = ConcurrentResults<PublishedItinerary>(count: unique.count)
+        let exports = unique
+        DispatchQueue.concurrentPerform(iterations: exports.count) { index in
+            let itinerary = exports[index]
+            published[index] = self.publish(itinerary.trip, path: itinerary.path, origin: .itinerary, source: itinerary.source)
+        }
+        return published.values.sorted { $0.path < $1.path }
+    }
+
+    /// A poll's trips, at `/polls/CODE/trips/N/`.
+    public func trips(of published: PublishedPoll) -> [PublishedItinerary] {
+        let poll = published.poll
+        return poll.trips.enumerated().map { index, trip in
+            publish(trip, path: "\(published.path)trips/\(index + 1)/",
+                    origin: .poll(title: poll.title, path: published.path, number: index + 1, count: poll.trips.count),
+                    source: poll.source)
+        }
+    }
+
+    /// Custom items are published only on their trip's itinerary page: an item whose trip
+    /// is not exported as an itinerary is ignored, with a warning saying why (`pollTrips`:
+    /// ids of the polls' trips, whose pages never show items).
+    public func reportOrphanItems(_ items: [CustomItem], pollTrips: Set<String>) {
+        let itineraries = Set(itineraryTrips.map(\.uuidString))
+        for item in items where !itineraries.contains(item.tripId) {
+            let why = pollTrips.contains(item.tripId)
+                ? "which is exported only in a poll, and poll pages do not show custom items; export the trip as an itinerary to publish it"
+                : "which no export holds"
+            log.add(item.source.diagnostic(.warning, field: "tripId", "item \"\(item.title)\" (\(item.id)) belongs to trip \(item.tripId), \(why); it is ignored",
+                summary: "custom items whose trip is not an exported itinerary are ignored"))
+        }
+    }
+
+    private func publish(_ trip: Trip, path: String, origin: PublishedItinerary.Origin, source: SourceRef) -> PublishedItinerary {
+        // Custom items are the organiser's notes on a saved trip: they stay off poll pages,
+        // even when a poll's trip has the id of a saved one.
+        let items: [CustomItem], itineraryPath: String?, calendar: String?
+        switch origin {
+        case .itinerary:
+            items = itemsByTrip[trip.id.uuidString] ?? []
+            itineraryPath = nil
+            calendar = path + "calendar.ics"
+        case .poll:
+            items = []
+            itineraryPath = itineraryTrips.contains(trip.id) ? trip.itineraryPath : nil
+            calendar = itineraryPath.map { $0 + "calendar.ics" }
+        }
+        let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: items, timeZone: timeZone)
+        for warning in timeline.warnings {
+            if let own = warning.source {
+                // Keyed without a line lookup: positions are worked out only for what is printed.
+                let key = "\(own.file)\u{0}\(own.orderPosition.0)\u{0}\(warning.message)"
+                guard lock.withLock({ reported.insert(key).inserted }) else { continue }
+            }
+            log.add((warning.source ?? source).diagnostic(.warning, warning.message, summary: warning.summary))
+        }
+        return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
+                                  games: trip.stops.flatMap(\.games).compactMap { catalog[$0] },
+                                  calendarPath: calendar,
+                                  itineraryPath: itineraryPath)
+    }
+
+    /// Games by id; the first definition wins, and a conflicting one is a warning.
+    package static func gameCatalog(_ games: [Game], log: DiagnosticLog) -> [String: Game] {
+        var catalog: [String: Game] = [:]
+        for game in games {
+            if let first = catalog[game.id] {
+                if first.startTime != game.startTime || first.homeTeam != game.homeTeam || first.awayTeam != game.awayTeam {
+                    log.add(game.source.diagnostic(.warning, field: "id",
+                        "game \(game.id) is defined differently in \(first.source.file):\(first.source.line); that definition is used"))
+                }
+                continue
+            }
+            catalog[game.id] = game
+        }
+        return catalog
+    }
+}

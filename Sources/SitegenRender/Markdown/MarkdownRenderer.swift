@@ -1,0 +1,191 @@
+import CMarkGFM
+import Foundation
+
+/// Markdown to HTML through cmark-gfm in safe mode: raw HTML is omitted, the tagfilter
+/// extension is on, and on top of cmark's own URL filter only http, https, mailto and
+/// relative links survive. Images from other sites become their alt text (a page never
+/// loads anything from another site).
+///
+/// cmark-gfm 0.29 is not thread-safe (docs/libraries.md: concurrent parses silently drop
+/// extensions), so every call goes through one lock; it renders ~40 MB/s, so the lock
+/// is not the bottleneck.
+///
+/// Bounded work (docs/robustness.md): the table extension pads every row to the header's
+/// width, so a 64 KiB note with a wide header and many short lines took minutes and tens
+/// of megabytes; such text is rendered without the table extension. Output that could be
+/// larger than `maxOutputBytes` (deep quote nesting, a reference link used thousands of
+/// times) is replaced by a short notice, decided from the parsed tree before rendering.
+public enum MarkdownRenderer {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registered = false
+    private static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
+
+    /// Table cells (columns × following lines) above which tables are not parsed.
+    public static let maxTableCells = 10_000
+    public static let maxOutputBytes = 1 << 20
+    public static let tooComplexNotice = "<p><em>This text is too long or complex to show here.</em></p>\n"
+
+    /// Recently rendered texts: a poll's description appears on its page, its seven views
+    /// and its link preview, all planned next to each other. Bounded, so memory stays flat.
+    nonisolated(unsafe) private static var recent: [String: String] = [:]
+    private static let recentLimit = 256
+
+    public static func html(_ markdown: String) -> String {
+        lock.lock()
+        if let cached = recent[markdown] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let rendered = render(markdown)
+        lock.withLock {
+            if recent.count >= recentLimit { recent.removeAll(keepingCapacity: true) }
+            recent[markdown] = rendered
+        }
+        return rendered
+    }
+
+    private static func render(_ markdown: String) -> String {
+        // cmark copies reference links while parsing: too many copies are refused unparsed.
+        guard ReferenceExpansion.estimate(markdown) <= ReferenceExpansion.budget(forTextOf: markdown.utf8.count) else {
+            return tooComplexNotice
+        }
+        let tables = estimatedTableCells(markdown) <= maxTableCells
+        lock.lock()
+        defer { lock.unlock() }
+        if !registered {
+            cmark_gfm_core_extensions_ensure_registered()
+            registered = true
+        }
+        // CMARK_OPT_UNSAFE is deliberately never set.
+        let options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
+        guard let parser = cmark_parser_new(options) else { return "" }
+        defer { cmark_parser_free(parser) }
+        for name in extensionNames where tables || name != "table" {
+            if let syntaxExtension = cmark_find_syntax_extension(name) {
+                cmark_parser_attach_syntax_extension(parser, syntaxExtension)
+            }
+        }
+        var text = markdown
+        text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                cmark_parser_feed(parser, chars.baseAddress, chars.count)
+            }
+        }
+        guard let document = cmark_parser_finish(parser) else { return "" }
+        defer { cmark_node_free(document) }
+        // Counted before rendering: one short reference definition used thousands of times
+        // would otherwise render hundreds of megabytes first and be refused after.
+        guard restrictLinks(in: document) else { return tooComplexNotice }
+        // Passing the parser's extension list matters: NULL silently disables tagfilter.
+        guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
+        defer { free(rendered) }
+        if strlen(rendered) > maxOutputBytes { return tooComplexNotice }
+        return String(cString: rendered)
+    }
+
+    /// Link destinations allowed from exports.
+    package static func isAllowedLink(_ url: String) -> Bool {
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let colon = trimmed.firstIndex(of: ":") else { return true }   // relative
+        let scheme = trimmed[..<colon]
+        // A ':' after '/', '?' or '#' is not a scheme separator ("page#a:b", "/x:y").
+        if scheme.contains(where: { "/?#".contains($0) }) { return true }
+        return ["http", "https", "mailto"].contains(scheme.lowercased())
+    }
+
+    /// Output bytes charged per node (its tags), before its text.
+    package static let bytesPerNode = 32
+
+    /// Blanks disallowed link targets and turns non-relative images into their alt text.
+    /// Returns false, leaving the tree half-walked, as soon as the HTML it would render
+    /// could exceed `maxOutputBytes`: every node's tags, and every link's URL and title,
+    /// which a reference link repeats at each use. The walk stops there, so the work and
+    /// memory spent on a hostile text are bounded by the limit, not by its expansion.
+    private static func restrictLinks(in document: OpaquePointer) -> Bool {
+        var images: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return true }
+        defer { cmark_iter_free(iterator) }
+        var estimate = 0
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            estimate += bytesPerNode
+            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else {
+                if estimate > maxOutputBytes { return false }
+                continue
+            }
+            let rawURL = cmark_node_get_url(node)
+            estimate += (rawURL.map { strlen($0) } ?? 0) + (cmark_node_get_title(node).map { strlen($0) } ?? 0)
+            if estimate > maxOutputBytes { return false }
+            let url = rawURL.map { String(cString: $0) } ?? ""
+            if type == CMARK_NODE_LINK, !isAllowedLink(url) {
+                cmark_node_set_url(node, "")
+            } else if type == CMARK_NODE_IMAGE, !isAllowedLink(url) || url.contains(":") || url.hasPrefix("//") {
+                images.append(node)
+            }
+        }
+        // Modify the tree only after iterating it.
+        for image in images {
+            while let child = cmark_node_first_child(image) {
+                cmark_node_insert_before(image, child)
+            }
+            cmark_node_free(image)
+        }
+        return true
+    }
+
+    /// Columns of the widest table delimiter row times the lines that follow it: the
+    /// number of cells the table extension would produce, at most.
+    package static func estimatedTableCells(_ markdown: String) -> Int {
+        // Lines as cmark sees them (\n, \r\n or \r end a line), scanned as bytes.
+        var rows: [(pipes: Int, isDelimiter: Bool)] = []
+        var pipes = 0, sawDash = false, onlyDelimiterBytes = true
+        var previous: UInt8 = 0
+        for byte in markdown.utf8 {
+            if byte == UInt8(ascii: "\n") && previous == UInt8(ascii: "\r") {
+                previous = byte
+                continue
+            }
+            previous = byte
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                rows.append((pipes, onlyDelimiterBytes && sawDash && pipes > 0))
+                pipes = 0; sawDash = false; onlyDelimiterBytes = true
+            case UInt8(ascii: "-"): sawDash = true
+            case UInt8(ascii: "|"): pipes += 1
+            case UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"): break
+            default: onlyDelimiterBytes = false
+            }
+        }
+        rows.append((pipes, onlyDelimiterBytes && sawDash && pipes > 0))
+        var worst = 0
+        for (index, row) in rows.enumerated() where row.isDelimiter {
+            worst = max(worst, (row.pipes + 1) * (rows.count - index))
+        }
+        return worst
+    }
+
+    /// One line of plain text from Markdown, for meta descriptions and link previews:
+    /// rendered safely first (so raw HTML is already gone), then tags dropped.
+    public static func plainText(_ markdown: String, limit: Int = 200) -> String {
+        var text = ""
+        var inTag = false
+        for character in html(markdown) {
+            if character == "<" { inTag = true; continue }
+            if character == ">" && inTag { inTag = false; text.append(" "); continue }
+            if !inTag { text.append(character) }
+        }
+        for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: value)
+        }
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        var line = words.joined(separator: " ")
+        for mark in [" .", " ,", " ;", " :", " !", " ?"] {
+            line = line.replacingOccurrences(of: mark, with: String(mark.dropFirst()))
+        }
+        return line.count > limit ? String(line.prefix(limit - 1)) + "…" : line
+    }
+}

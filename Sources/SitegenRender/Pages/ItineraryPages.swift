@@ -1,0 +1,119 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// `/trips/ID/` and `/polls/CODE/trips/N/` with their `calendar.ics` (docs/rules.md, "Itinerary timelines").
+package enum ItineraryPages {
+    /// `previews`: with the itinerary's link-preview image (a poll's trip pages name their poll's).
+    package static func files(for published: PublishedItinerary, previews: Bool) -> [PlannedFile] {
+        var files = [PlannedFile(path: SiteLinks.file(for: published.path)) { kit in page(published, kit: kit) }]
+        guard case .itinerary = published.origin else { return files }
+        if let calendar = published.calendarPath {
+            files.append(PlannedFile(path: calendar) { kit in
+                Array(CalendarFile.ics(trip: published.trip, games: published.games,
+                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
+            })
+        }
+        if case .itinerary = published.origin, let route = published.routeFilePath {
+            // routeFilePath exists only for trips of two stops or more, which make a route.
+            files.append(PlannedFile(path: route) { _ in
+                Array(GPXFile.route(name: published.trip.name, points: TripRoute.points(published.trip))!.utf8)
+            })
+        }
+        if previews { files.append(PreviewPages.tripFile(published)) }
+        return files
+    }
+
+    /// Itineraries in the order the home page lists them: by start date, then name, then path.
+    package static func sorted(_ itineraries: [PublishedItinerary]) -> [PublishedItinerary] {
+        itineraries.sorted {
+            ($0.trip.preferences.startDate, $0.trip.name.lowercased(), $0.path) < ($1.trip.preferences.startDate, $1.trip.name.lowercased(), $1.path)
+        }
+    }
+
+    /// One row of the home page's itinerary list: name, dates, cities, games.
+    package static func homeRow(_ published: PublishedItinerary, kit: RenderKit) -> HomePageModel.Itinerary {
+        let trip = published.trip
+        return HomePageModel.Itinerary(
+            title: trip.name,
+            href: kit.href(published.path, from: ""),
+            dates: kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
+            route: trip.distinctCities.joined(separator: " → "),
+            cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
+            games: Formatting.count(trip.totalGames, "game"))
+    }
+
+    package static func page(_ published: PublishedItinerary, kit: RenderKit) -> [UInt8] {
+        let trip = published.trip, path = published.path, format = kit.format
+        let timeline = published.timeline, legs = TripRoute.legs(trip)
+        let dates = format.dateRange(trip.preferences.startDate, trip.preferences.endDate)
+        let totals = [
+            Formatting.count(trip.totalGames, "game"),
+            Formatting.count(trip.distinctCities.count, "city", "cities"),
+            Formatting.miles(meters: trip.totalDistanceMeters),
+            "\(Formatting.duration(seconds: trip.totalDrivingSeconds)) driving",
+        ]
+        var meta = PageMeta(path: path, title: trip.name,
+                            description: "\(dates): \(trip.stops.map(\.city).joined(separator: " → ")). \(totals.joined(separator: ", ")).")
+        meta.image = PreviewPages.itineraryImage(published, kit: kit)
+        var model = ItineraryPageModel(
+            name: trip.name,
+            dates: dates,
+            totals: totals,
+            notesHTML: trip.notes.map(MarkdownRenderer.html),
+            itineraryHref: published.itineraryPath.map { kit.href($0, from: path) },
+            calendar: published.calendarPath.map { HandoffLinks.calendar($0, from: path, kit: kit) },
+            routeFileHref: published.routeFilePath.map { kit.href($0, from: path) },
+            routeMap: RoutePicture.make(stops: trip.stops).map { picture in
+                RouteMap(picture, title: "Route map of \(trip.name)",
+                         description: "Stops in order: \(trip.stops.map(\.city).joined(separator: " → ")).")
+            },
+            days: timeline.days.map { day in dayModel(day, trip: trip, legs: legs, kit: kit) },
+            hasUnscheduled: !timeline.unscheduled.isEmpty,
+            unscheduled: timeline.unscheduled.map { entryModel($0, kit: kit) })
+        if case .poll(let title, let pollPath, let number, let count) = published.origin {
+            model.poll = ItineraryPageModel.Poll(title: title, href: kit.href(pollPath, from: path), number: number, count: count)
+            meta.noindex = !kit.config.listPolls
+        } else {
+            model.eyebrow = "Itinerary"
+        }
+        return kit.page(model, meta: meta)
+    }
+
+    package static func dayModel(_ day: ItineraryTimeline.Day, trip: Trip, legs: [String: TripRoute.Leg], kit: RenderKit) -> ItineraryPageModel.Day {
+        ItineraryPageModel.Day(
+            number: day.number,
+            id: "day-\(day.number)",
+            date: "\(kit.format.weekday(day.date)), \(kit.format.longDate(day.date))",
+            cities: day.cities.joined(separator: " → "),
+            isEmpty: day.entries.isEmpty,
+            entries: day.entries.map { entryModel($0, kit: kit) },
+            directions: TripRoute.points(of: day, legs: legs, trip: trip).flatMap { points in
+                HandoffLinks.directions(points, label: points.count > 2 ? "Directions for the day's drives" : "Directions for the drive")
+            })
+    }
+
+    package static func entryModel(_ entry: ItineraryTimeline.Entry, kit: RenderKit) -> TimelineEntry {
+        switch entry {
+        case .game(let game):
+            return TimelineEntry(
+                kind: "game", icon: "🏟️", label: game.sport.isEmpty ? "Game" : game.sport.uppercased(),
+                time: kit.format.time(game.startTime, in: game.timeZone),
+                datetime: Formatting.iso8601(game.startTime),
+                title: "\(game.awayTeam) at \(game.homeTeam)",
+                detail: [game.venue, game.city].compactMap { $0 }.joined(separator: ", "))
+        case .unknownGame(let id):
+            return TimelineEntry(kind: "game", icon: "🏟️", label: "Game", title: id, detail: "Game details are not in the catalog.")
+        case .travel(let segment, let zone):
+            return TimelineEntry(
+                kind: "travel", icon: "🚗", label: "Drive",
+                time: segment.departureDate.map { kit.format.time($0, in: zone) },
+                datetime: segment.departureDate.map(Formatting.iso8601),
+                title: "\(segment.fromCity) → \(segment.toCity)",
+                detail: "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))")
+        case .item(let item):
+            return TimelineEntry(kind: "item item-\(item.category.rawValue)", icon: item.category.icon, label: item.category.label,
+                                 title: item.title, entryNotesHTML: item.notes.map(MarkdownRenderer.html))
+        }
+    }
+}

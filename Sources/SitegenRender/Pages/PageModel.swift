@@ -1,0 +1,91 @@
+/// The model of a page: the template that renders it inside `layout`, and the variables
+/// that template may use (its fields, and the layout's under `layout.`).
+package protocol PageModel: TemplateModel {
+    /// "poll" for `Templates/poll.mustache`.
+    static var template: String { get }
+    /// What the page is, in template errors: "no such variable on a poll page".
+    static var kind: String { get }
+}
+
+/// A model whose template is rendered on its own, outside any page.
+package protocol RenderedAlone: TemplateModel {
+    static var template: String { get }
+    static var kind: String { get }
+}
+
+extension TemplateRoot {
+    /// A page's template, rendered with the page's variables and the layout's.
+    package static func page<Page: PageModel>(_: Page.Type) -> TemplateRoot {
+        var variables = Page.fields.shape.variables
+        variables["layout"] = .object(PageLayout.fields.shape, optional: false)
+        return TemplateRoot(template: Page.template, kind: Page.kind, shape: ContextShape(variables: variables))
+    }
+
+    package static func alone<Model: RenderedAlone>(_: Model.Type) -> TemplateRoot {
+        TemplateRoot(template: Model.template, kind: Model.kind, shape: Model.fields.shape)
+    }
+}
+
+/// The variables of `layout.mustache`, under `layout.` on every page (RenderKit.layout).
+package struct PageLayout: TemplateModel {
+    package var lang: String
+    /// "Poll title · Site title"; the site title alone on the home page.
+    package var fullTitle: String
+    package var title: String
+    package var siteTitle: String
+    package var description: String
+    package var ogType: String
+    package var noindex: Bool
+    package var stylesheet: String
+    package var homeHref: String
+    package var navigation: [TabLink]
+    package var generator: String
+    /// The page's absolute URL, with baseURL.
+    package var canonical: String?
+    /// The link-preview image.
+    package var image: Image?
+
+    package struct Image: TemplateModel {
+        package var url: String
+        package var alt: String
+        package var width: Int
+        package var height: Int
+
+        package static let fields = TemplateFields<Self>([
+            .text("url", \.url), .text("alt", \.alt), .number("width", \.width), .number("height", \.height),
+        ])
+    }
+
+    package static let fields = TemplateFields<Self>([
+        .text("lang", \.lang),
+        .text("fullTitle", \.fullTitle),
+        .text("title", \.title),
+        .text("siteTitle", \.siteTitle),
+        .text("description", \.description),
+        .text("ogType", \.ogType),
+        .flag("noindex", \.noindex),
+        .text("stylesheet", \.stylesheet),
+        .text("homeHref", \.homeHref),
+        .list("navigation", \.navigation),
+        .text("generator", \.generator),
+        .text("canonical", \.canonical),
+        .object("image", \.image),
+    ])
+}
+
+/// A link with its text: "Back to the poll results", a poll's "Browse these trips by" links.
+package struct TextLink: TemplateModel {
+    package var label: String
+    package var href: String
+
+    package static let fields = TemplateFields<Self>([.text("label", \.label), .text("href", \.href)])
+}
+
+/// A link among others, one of which is the page itself: the site navigation, view tabs.
+package struct TabLink: TemplateModel {
+    package var label: String
+    package var href: String
+    package var current: Bool
+
+    package static let fields = TemplateFields<Self>([.text("label", \.label), .text("href", \.href), .flag("current", \.current)])
+}

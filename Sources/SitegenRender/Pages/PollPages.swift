@@ -1,0 +1,182 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// A poll with its counted results, ready to publish.
+public struct PublishedPoll: Sendable {
+    public let poll: Poll
+    public let results: PollResults
+
+    package init(poll: Poll, results: PollResults) {
+        self.poll = poll
+        self.results = results
+    }
+
+    public var path: String { "polls/\(poll.shareCode)/" }
+
+    /// "Chicago Loop" or "Tie: A and B" or nil when nobody voted.
+    public var leaderText: String? {
+        let leaders = results.leaders.map { poll.trips[$0.trip].name }
+        switch leaders.count {
+        case 0: return nil
+        case 1: return leaders[0]
+        default: return "Tie: " + listJoined(leaders)
+        }
+    }
+
+    /// "Leading: A", "Tied for first: A and B", "No votes yet".
+    public var leaderLine: String {
+        let leaders = results.leaders.map { poll.trips[$0.trip].name }
+        switch leaders.count {
+        case 0: return "No votes yet"
+        case 1: return "Leading: \(leaders[0])"
+        default: return "Tied for first: \(listJoined(leaders))"
+        }
+    }
+}
+
+/// `/polls/CODE/` and `/polls/CODE/results.json` (docs/pages.md, "Poll" and "results.json").
+package enum PollPages {
+    package static func files(for published: PublishedPoll, unlisted: Bool, tripPages: Bool) -> [PlannedFile] {
+        [
+            PlannedFile(path: SiteLinks.file(for: published.path)) { kit in
+                page(published, unlisted: unlisted, tripPages: tripPages, kit: kit)
+            },
+            PlannedFile(path: published.path + "results.json") { _ in
+                resultsJSON(published).bytes()
+            },
+        ]
+    }
+
+    // MARK: results.json
+
+    package static func resultsJSON(_ published: PublishedPoll) -> JSONOutput {
+        let poll = published.poll, results = published.results
+        let breakdown = results.breakdown
+        return .object([
+            ("shareCode", .string(poll.shareCode.value)),
+            ("title", .string(poll.title)),
+            ("tripCount", .int(poll.trips.count)),
+            ("voters", .int(results.voters)),
+            ("ballots", .object([
+                ("received", .int(results.ballots.received)),
+                ("counted", .int(results.ballots.counted)),
+                ("invalid", .int(results.ballots.invalid)),
+                ("superseded", .int(results.ballots.superseded)),
+            ])),
+            ("results", .array(results.standings.map { standing in
+                .object([
+                    ("trip", .int(standing.trip + 1)),
+                    ("name", .string(poll.trips[standing.trip].name)),
+                    ("points", .int(standing.points)),
+                    ("rank", .int(standing.rank)),
+                    ("tied", .bool(standing.tied)),
+                    ("share", .double(standing.share)),
+                    ("rankCounts", breakdown == nil ? .null : .array(standing.rankCounts.map { .int($0) })),
+                ])
+            })),
+            ("headToHeadWinner", breakdown?.headToHeadWinner.map { .int($0 + 1) } ?? .null),
+            ("updatedAt", .string(Formatting.iso8601(results.updatedAt))),
+        ])
+    }
+
+    // MARK: The page
+
+    package static func page(_ published: PublishedPoll, unlisted: Bool, tripPages: Bool, kit: RenderKit) -> [UInt8] {
+        let poll = published.poll, results = published.results
+        let path = published.path
+        let counted = results.ballots.counted
+        let trips = poll.trips
+
+        var description = "\(Formatting.count(trips.count, "trip option")), \(Formatting.count(counted, "vote"))."
+        if let leader = published.leaderText {
+            description = "\(leader) leads with \(Formatting.count(results.standings[0].points, "point")) from \(Formatting.count(counted, "vote")). Vote results for \(Formatting.count(trips.count, "trip option"))."
+            if results.leaders.count > 1 {
+                description = "\(leader), \(Formatting.count(results.standings[0].points, "point")) each from \(Formatting.count(counted, "vote"))."
+            }
+        }
+        var meta = PageMeta(path: path, title: poll.title, description: description)
+        meta.noindex = unlisted
+        meta.image = PreviewPages.pollImage(published, kit: kit)
+
+        let standings = results.standings.map { standing in
+            PollPageModel.Standing(
+                rank: Formatting.ordinal(standing.rank),
+                rankNumber: standing.rank,
+                isFirst: standing.rank == 1 && counted > 0,
+                tied: standing.tied && counted > 0,
+                name: trips[standing.trip].name,
+                points: Formatting.count(standing.points, "point"),
+                percent: "\(Int((standing.share * 100).rounded()))%",
+                barWidth: Formatting.oneDecimal(standing.share * 100) + "%",
+                tripNumber: standing.trip + 1,
+                href: tripPages ? kit.href("\(path)trips/\(standing.trip + 1)/", from: path) : nil)
+        }
+        var notes: [String] = []
+        if results.ballots.invalid > 0 {
+            notes.append("\(Formatting.count(results.ballots.invalid, "ballot")) set aside because \(results.ballots.invalid == 1 ? "it did" : "they did") not rank every trip exactly once.")
+        }
+        if results.ballots.superseded > 0 {
+            notes.append("\(Formatting.count(results.ballots.superseded, "earlier ballot")) replaced by \(results.ballots.superseded == 1 ? "its voter's" : "their voters'") newer \(results.ballots.superseded == 1 ? "ballot" : "ballots").")
+        }
+        var model = PollPageModel(
+            title: poll.title,
+            shareCode: poll.shareCode.value,
+            descriptionHTML: poll.description.map(MarkdownRenderer.html),
+            votersText: votersSentence(counted),
+            hasVotes: counted > 0,
+            standings: standings,
+            // Without a counted ballot there is no ranking: the trips are a plain list.
+            resultsList: counted > 0 ? "ol" : "ul",
+            ballotNotes: notes,
+            tripCount: Formatting.count(trips.count, "trip"),
+            tripViews: OptionPages.viewLinks(for: published, kit: kit),
+            trips: trips.enumerated().map { index, trip in
+                tripCard(trip, number: index + 1, href: tripPages ? kit.href("\(path)trips/\(index + 1)/", from: path) : nil, kit: kit)
+            },
+            updatedText: kit.format.dateTime(results.updatedAt),
+            updatedISO: Formatting.iso8601(results.updatedAt),
+            appLink: "sportstime://poll/\(poll.shareCode.value)",
+            resultsJSON: kit.href(path + "results.json", from: path))
+        if results.leaders.count > 1 {
+            model.tieForFirst = "It's a tie for first: \(listJoined(results.leaders.map { trips[$0.trip].name })), with \(Formatting.count(results.leaders[0].points, "point")) each."
+        }
+        if let breakdown = results.breakdown {
+            model.breakdown = PollPageModel.Breakdown(
+                positions: (1...trips.count).map { Formatting.ordinal($0) },
+                rows: results.standings.map { standing in
+                    PollPageModel.Breakdown.Row(name: trips[standing.trip].name, counts: standing.rankCounts.map { String($0) })
+                },
+                headToHead: breakdown.headToHeadWinner.map {
+                    "\(trips[$0].name) beats every other trip head to head: a majority of voters ranked it above each of the others."
+                } ?? "No trip beats every other trip head to head.")
+        } else if counted > 0 {
+            model.breakdownHidden = "To keep ballots private, the breakdown by position appears once \(kit.config.minBallotsForBreakdown) ballots have been counted."
+        }
+        return kit.page(model, meta: meta)
+    }
+
+    package static func votersSentence(_ count: Int) -> String {
+        switch count {
+        case 0: return "Nobody has voted yet."
+        case 1: return "1 person has voted."
+        default: return "\(Formatting.grouped(count)) people have voted."
+        }
+    }
+
+    /// The summary card of a trip, shared by every page that lists trips.
+    package static func tripCard(_ trip: Trip, number: Int, href: String?, kit: RenderKit) -> TripCard {
+        TripCard(
+            number: number,
+            name: trip.name,
+            href: href,
+            dates: kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
+            sports: trip.preferences.sports.isEmpty ? nil : trip.preferences.sports.map { $0.uppercased() }.joined(separator: ", "),
+            route: trip.stops.map(\.city).joined(separator: " → "),
+            cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
+            games: Formatting.count(trip.totalGames, "game"),
+            miles: Formatting.miles(meters: trip.totalDistanceMeters),
+            driving: Formatting.duration(seconds: trip.totalDrivingSeconds),
+            notesHTML: trip.notes.map(MarkdownRenderer.html))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// A published poll as the rest of the site sees it once its own files are written: the
+/// home page's row, and what the build checks across polls.
+public struct PollSummary: Sendable {
+    public let id: UUID
+    public let shareCode: ShareCode
+    public let title: String
+    public let source: SourceRef
+    public let modifiedAt: Date
+    public let tripIds: [String]
+    public let path: String
+    public let voters: Int
+    public let updatedAt: Date
+    public let leaderLine: String
+
+    package init(_ published: PublishedPoll) {
+        let poll = published.poll
+        id = poll.id
+        shareCode = poll.shareCode
+        title = poll.title
+        source = poll.source
+        modifiedAt = poll.modifiedAt
+        tripIds = poll.trips.map(\.id.uuidString)
+        path = published.path
+        voters = published.results.voters
+        updatedAt = published.results.updatedAt
+        leaderLine = published.leaderLine
+    }
+}

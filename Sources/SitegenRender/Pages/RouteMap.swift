@@ -1,0 +1,51 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// The variables of `partials/route-map.mustache`: a route picture as inline SVG, with the
+/// title and description that screen readers announce. Itinerary and convoy pages draw it alike.
+package struct RouteMap: TemplateModel {
+    package var width = Int(RoutePicture.width)
+    package var height = Int(RoutePicture.height)
+    /// The SVG polyline's points.
+    package var polyline: String
+    package var title: String
+    package var description: String
+    package var points: [Point]
+
+    /// A numbered stop and its label, placed beside it.
+    package struct Point: TemplateModel {
+        /// "S", "1", "D".
+        package var marker: String
+        package var name: String
+        package var x: String
+        package var y: String
+        package var labelX: String
+        package var labelY: String
+        /// "start" or "end": the label's side.
+        package var anchor: String
+
+        package static let fields = TemplateFields<Self>([
+            .text("marker", \.marker), .text("name", \.name), .text("x", \.x), .text("y", \.y),
+            .text("labelX", \.labelX), .text("labelY", \.labelY), .text("anchor", \.anchor),
+        ])
+    }
+
+    package init(_ picture: RoutePicture, title: String, description: String) {
+        polyline = picture.polyline
+        self.title = title
+        self.description = description
+        points = picture.points.map { point in
+            Point(marker: point.marker, name: point.name,
+                  x: Formatting.oneDecimal(point.x), y: Formatting.oneDecimal(point.y),
+                  labelX: Formatting.oneDecimal(point.labelOnLeft ? point.x - RouteLabels.gap : point.x + RouteLabels.gap),
+                  labelY: Formatting.oneDecimal(point.y + 5 + point.labelDy),
+                  anchor: point.labelOnLeft ? "end" : "start")
+        }
+    }
+
+    package static let fields = TemplateFields<Self>([
+        .number("width", \.width), .number("height", \.height), .text("polyline", \.polyline), .text("title", \.title),
+        .text("description", \.description), .list("points", \.points),
+    ])
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+
+/// A file of the site and how to make its bytes. Making is deferred so that pages are
+/// rendered in parallel and released as soon as they are written.
+public struct PlannedFile: Sendable {
+    /// Path inside the output folder, e.g. "polls/X7K9M2/index.html".
+    public let path: String
+    public let make: @Sendable (RenderKit) -> [UInt8]
+
+    public init(path: String, make: @escaping @Sendable (RenderKit) -> [UInt8]) {
+        self.path = path
+        self.make = make
+    }
+}
+
+/// What every page of the layout needs to know.
+public struct PageMeta: Sendable {
+    /// The page's path ("" for home, "polls/ABC/", "404.html").
+    public var path: String
+    /// Shown in <title> before the site title, and as the page heading by templates.
+    public var title: String
+    /// Plain text for <meta name=description> and link previews.
+    public var description: String
+    public var ogType = "website"
+    /// Unlisted pages carry noindex (listPolls: false).
+    public var noindex = false
+    /// For pages served at unknown depths (404): links are absolute when baseURL is set.
+    public var absoluteLinks = false
+    /// The link-preview image (PreviewPages); nil: a small text-only preview.
+    public var image: PageImage?
+
+    public init(path: String, title: String, description: String) {
+        self.path = path
+        self.title = title
+        self.description = description
+    }
+}
+
+/// The shared, read-only tools a render worker uses.
+public struct RenderKit: Sendable {
+    public let config: SiteConfig
+    public let templates: TemplateSet
+    public let links: SiteLinks
+    public let format: Formatting
+    /// The build time (docs/pages.md, "manifest.json"), known once every poll has been read: nil while polls
+    /// stream through the build, whose pages must not depend on it.
+    public let buildTime: Date?
+    public let navigation: [NavigationItem]
+
+    package init(config: SiteConfig, templates: TemplateSet, links: SiteLinks, format: Formatting, buildTime: Date?, navigation: [NavigationItem]) {
+        self.config = config
+        self.templates = templates
+        self.links = links
+        self.format = format
+        self.buildTime = buildTime
+        self.navigation = navigation
+    }
+
+    public struct NavigationItem: Sendable {
+        public let label: String
+        public let path: String
+    }
+
+    /// Renders the page's template inside the layout, adding the layout's variables.
+    package func page<Page: PageModel>(_ page: Page, meta: PageMeta) -> [UInt8] {
+        var context = page.context
+        context["layout"] = layout(meta).context
+        return templates.renderBytes(Page.template, context)
+    }
+
+    /// Renders a partial on its own (a trip card, rendered once and reused by every view).
+    package func render<Model: RenderedAlone>(_ model: Model) -> String {
+        templates.render(Model.template, model.context)
+    }
+
+    package func layout(_ meta: PageMeta) -> PageLayout {
+        let file = SiteLinks.file(for: meta.path)
+        let link: (String) -> String = { target in
+            if meta.absoluteLinks, let absolute = links.absolute(target) { return absolute }
+            return links.href(target, from: file)
+        }
+        return PageLayout(
+            lang: config.language,
+            fullTitle: meta.path.isEmpty ? config.title : "\(meta.title) · \(config.title)",
+            title: meta.title,
+            siteTitle: config.title,
+            description: meta.description,
+            ogType: meta.ogType,
+            noindex: meta.noindex,
+            stylesheet: link("assets/site.css"),
+            homeHref: link(""),
+            navigation: navigation.map { TabLink(label: $0.label, href: link($0.path), current: $0.path == meta.path) },
+            generator: "sitegen \(SitegenVersion.current)",
+            canonical: meta.absoluteLinks ? nil : links.absolute(meta.path),
+            image: meta.image.map { image in
+                PageLayout.Image(url: links.absolute(image.path) ?? link(image.path), alt: image.alt, width: image.width, height: image.height)
+            })
+    }
+
+    /// For files rendered after the polls (calendars): the build time.
+    package var requiredBuildTime: Date {
+        guard let buildTime else { preconditionFailure("the build time is not known while polls are written") }
+        return buildTime
+    }
+
+    /// A relative link from the page at `path` to `target`.
+    public func href(_ target: String, from path: String) -> String {
+        links.href(target, from: SiteLinks.file(for: path))
+    }
+}

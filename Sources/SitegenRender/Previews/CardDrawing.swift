@@ -1,0 +1,293 @@
+import CCairo
+import Foundation
+import SitegenModel
+
+/// Lays a PreviewCard out on a 1200×630 cairo surface in the site's light-theme colours
+/// (Templates/assets/site.css). Text is drawn with cairo's toy font API in DejaVu Sans
+/// (Debian's fonts-dejavu-core, found through fontconfig), unhinted and with grey
+/// antialiasing whatever the machine's fontconfig says, so the pixels depend only on the
+/// installed packages.
+package enum CardDrawing {
+    /// Colours of site.css's light theme, as 0xRRGGBB.
+    package enum Colour {
+        package static let surface: UInt32 = 0xFFFFFF
+        package static let background: UInt32 = 0xF6F7F9
+        package static let text: UInt32 = 0x1C2330
+        package static let muted: UInt32 = 0x566072
+        package static let border: UInt32 = 0xD9DEE7
+        package static let accent: UInt32 = 0x0B5CAD
+        package static let accentText: UInt32 = 0xFFFFFF
+        package static let barTrack: UInt32 = 0xE4E8EF
+        package static let bar: UInt32 = 0x1F7A4D
+        package static let barFirst: UInt32 = 0x0B5CAD
+        package static let gold: UInt32 = 0x8A5A00
+        package static let goldSoft: UInt32 = 0xFFF1CC
+        package static let all = [surface, background, text, muted, border, accent, accentText, barTrack, bar, barFirst, gold, goldSoft]
+    }
+
+    package static let margin = 64.0
+    package static var right: Double { Double(PreviewCard.width) - margin }
+
+    /// Draws `card` onto `surface` (CAIRO_FORMAT_RGB24, PreviewCard.width × height).
+    package static func draw(_ card: PreviewCard, on surface: OpaquePointer) {
+        let context = Context(surface: surface)
+        defer { context.finish() }
+        context.fill(0, 0, Double(PreviewCard.width), Double(PreviewCard.height), Colour.surface)
+        context.fill(0, 0, Double(PreviewCard.width), 14, Colour.accent)
+        switch card {
+        case .poll(let poll): drawPoll(poll, context)
+        case .trip(let trip): drawTrip(trip, context)
+        }
+    }
+
+    /// Eyebrow, title, subtitle and the site's name at the foot: the frame both cards share.
+    /// Returns where the subtitle ends, for what follows it on its line.
+    private static func drawHeader(eyebrow: String, title: String, subtitle: String, siteTitle: String, _ context: Context) -> Double {
+        context.text(eyebrow, x: margin, y: 78, size: 28, colour: Colour.muted, maxWidth: right - margin)
+        context.text(title, x: margin, y: 148, size: 58, bold: true, colour: Colour.text, maxWidth: right - margin)
+        context.text(siteTitle, x: margin, y: 602, size: 26, colour: Colour.muted, maxWidth: 640)
+        return context.text(subtitle, x: margin, y: 204, size: 32, colour: Colour.muted, maxWidth: right - margin - 260)
+    }
+
+    private static func drawPoll(_ card: PreviewCard.PollCard, _ context: Context) {
+        let votersEnd = drawHeader(eyebrow: "Poll results", title: card.title, subtitle: card.voters,
+                                   siteTitle: card.siteTitle, context)
+        if let tie = card.tie {
+            context.pill(tie, x: votersEnd + 20, baseline: 204, size: 28, colour: Colour.gold, fill: Colour.goldSoft)
+        }
+        let top = 240.0, rowHeight = 76.0
+        for (index, row) in card.rows.enumerated() {
+            let y = top + Double(index) * rowHeight
+            guard let points = row.points, let rank = row.rank, let share = row.share else {
+                // Nobody has voted: the trips as a plain list, no ranks and no bars (as the page).
+                context.circle(x: margin + 8, y: y + 26, radius: 7, colour: Colour.muted)
+                context.text(row.name, x: margin + 32, y: y + 38, size: 36, bold: true, colour: Colour.text, maxWidth: right - margin - 32)
+                continue
+            }
+            let badgeWidth = 96.0, nameX = margin + badgeWidth + 20
+            context.roundedRect(margin, y + 4, badgeWidth, 44, radius: 22, colour: row.isFirst ? Colour.barFirst : Colour.barTrack)
+            context.text(rank, x: margin + badgeWidth / 2, y: y + 37, size: 28, bold: true,
+                         colour: row.isFirst ? Colour.accentText : Colour.text, maxWidth: badgeWidth - 8, centred: true)
+            let pointsWidth = context.width(points, size: 32, bold: false)
+            let tiedWidth = row.tied ? context.pillWidth("Tied", size: 24) + 16 : 0
+            let nameEnd = context.text(row.name, x: nameX, y: y + 38, size: 36, bold: true, colour: Colour.text,
+                                       maxWidth: right - nameX - pointsWidth - tiedWidth - 24)
+            if row.tied {
+                context.pill("Tied", x: nameEnd + 16, baseline: y + 36, size: 24, colour: Colour.gold, fill: Colour.goldSoft)
+            }
+            context.text(points, x: right - pointsWidth, y: y + 38, size: 32, colour: Colour.muted, maxWidth: pointsWidth)
+            let barWidth = right - nameX
+            context.roundedRect(nameX, y + 52, barWidth, 14, radius: 7, colour: Colour.barTrack)
+            if share > 0 {
+                context.roundedRect(nameX, y + 52, max(14, barWidth * min(share, 1)), 14, radius: 7,
+                                    colour: row.isFirst ? Colour.barFirst : Colour.bar)
+            }
+        }
+        if let more = card.more {
+            let width = context.width(more, size: 26, bold: false)
+            context.text(more, x: right - width, y: 602, size: 26, colour: Colour.muted, maxWidth: width)
+        }
+    }
+
+    private static func drawTrip(_ card: PreviewCard.TripCard, _ context: Context) {
+        _ = drawHeader(eyebrow: "Itinerary", title: card.name, subtitle: card.dates, siteTitle: card.siteTitle, context)
+        for (index, line) in [card.games, card.miles, card.cities].enumerated() {
+            context.text(line, x: margin, y: 300 + Double(index) * 72, size: 44, bold: true, colour: Colour.text, maxWidth: 420)
+        }
+        guard let route = card.route else { return }
+        // The page's route picture, scaled into the right-hand box: stops, numbers and names
+        // keep the places RoutePicture and RouteLabels chose for them.
+        let box = (x: 530.0, y: 236.0, width: right - 530, height: 330.0)
+        context.roundedRect(box.x, box.y, box.width, box.height, radius: 16, colour: Colour.background)
+        let scale = min(box.width / RoutePicture.width, box.height / RoutePicture.height)
+        let originX = box.x + (box.width - RoutePicture.width * scale) / 2
+        let originY = box.y + (box.height - RoutePicture.height * scale) / 2
+        let points = route.points.map { (x: originX + $0.x * scale, y: originY + $0.y * scale) }
+        context.polyline(points, width: 3 * scale, colour: Colour.accent)
+        for (point, stop) in zip(points, route.points) {
+            context.circle(x: point.x, y: point.y, radius: 11 * scale, colour: Colour.accent, ring: (2 * scale, Colour.background))
+            context.text(stop.marker, x: point.x, y: point.y + 4.5 * scale, size: 13 * scale, bold: true,
+                         colour: Colour.accentText, maxWidth: 20 * scale, centred: true)
+            let labelX = stop.labelOnLeft ? point.x - RouteLabels.gap * scale : point.x + RouteLabels.gap * scale
+            let labelY = point.y + (5 + stop.labelDy) * scale
+            let size = 16 * scale
+            let available = stop.labelOnLeft ? labelX - box.x - 8 : box.x + box.width - 8 - labelX
+            let width = min(context.width(stop.name, size: size, bold: true), max(available, 0))
+            context.text(stop.name, x: stop.labelOnLeft ? labelX - width : labelX, y: labelY, size: size, bold: true,
+                         colour: Colour.text, maxWidth: width, halo: (4 * scale, Colour.background))
+        }
+    }
+}
+
+/// A cairo context with the card's fonts and the few shapes the cards use.
+private struct Context {
+    let cairo: OpaquePointer
+
+    init(surface: OpaquePointer) {
+        cairo = cairo_create(surface)
+        cairo_set_font_options(cairo, Fonts.shared.options)
+    }
+
+    func finish() {
+        cairo_destroy(cairo)
+    }
+
+    private func setColour(_ rgb: UInt32) {
+        cairo_set_source_rgb(cairo, Double((rgb >> 16) & 0xFF) / 255, Double((rgb >> 8) & 0xFF) / 255, Double(rgb & 0xFF) / 255)
+    }
+
+    func fill(_ x: Double, _ y: Double, _ width: Double, _ height: Double, _ colour: UInt32) {
+        setColour(colour)
+        cairo_rectangle(cairo, x, y, width, height)
+        cairo_fill(cairo)
+    }
+
+    func roundedRect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double, colour: UInt32) {
+        let radius = min(radius, width / 2, height / 2)
+        setColour(colour)
+        cairo_new_sub_path(cairo)
+        cairo_arc(cairo, x + width - radius, y + radius, radius, -.pi / 2, 0)
+        cairo_arc(cairo, x + width - radius, y + height - radius, radius, 0, .pi / 2)
+        cairo_arc(cairo, x + radius, y + height - radius, radius, .pi / 2, .pi)
+        cairo_arc(cairo, x + radius, y + radius, radius, .pi, 3 * .pi / 2)
+        cairo_close_path(cairo)
+        cairo_fill(cairo)
+    }
+
+    func circle(x: Double, y: Double, radius: Double, colour: UInt32, ring: (width: Double, colour: UInt32)? = nil) {
+        cairo_new_sub_path(cairo)
+        cairo_arc(cairo, x, y, radius, 0, 2 * .pi)
+        setColour(colour)
+        if let ring {
+            cairo_fill_preserve(cairo)
+            cairo_set_line_width(cairo, ring.width)
+            setColour(ring.colour)
+            cairo_stroke(cairo)
+        } else {
+            cairo_fill(cairo)
+        }
+    }
+
+    func polyline(_ points: [(x: Double, y: Double)], width: Double, colour: UInt32) {
+        guard points.count > 1 else { return }
+        cairo_new_path(cairo)
+        for (index, point) in points.enumerated() {
+            if index == 0 { cairo_move_to(cairo, point.x, point.y) } else { cairo_line_to(cairo, point.x, point.y) }
+        }
+        cairo_set_line_width(cairo, width)
+        cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+        setColour(colour)
+        cairo_stroke(cairo)
+    }
+
+    private func setFont(size: Double, bold: Bool) {
+        cairo_set_font_face(cairo, bold ? Fonts.shared.bold : Fonts.shared.regular)
+        cairo_set_font_size(cairo, size)
+    }
+
+    /// The advance width of `text` as drawn.
+    func width(_ text: String, size: Double, bold: Bool) -> Double {
+        setFont(size: size, bold: bold)
+        return advance(CardText.drawable(text))
+    }
+
+    private func advance(_ text: String) -> Double {
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cairo, text, &extents)
+        return extents.x_advance
+    }
+
+    /// Draws one line of text at baseline `y`, shortened with "…" to `maxWidth`; returns where it ends.
+    @discardableResult
+    func text(_ text: String, x: Double, y: Double, size: Double, bold: Bool = false, colour: UInt32, maxWidth: Double,
+              centred: Bool = false, halo: (width: Double, colour: UInt32)? = nil) -> Double {
+        setFont(size: size, bold: bold)
+        let line = CardText.fitted(CardText.drawable(text), maxWidth: maxWidth, measure: advance)
+        let width = advance(line)
+        let startX = centred ? x - width / 2 : x
+        if let halo {
+            cairo_move_to(cairo, startX, y)
+            cairo_text_path(cairo, line)
+            cairo_set_line_width(cairo, halo.width)
+            cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+            setColour(halo.colour)
+            cairo_stroke(cairo)
+        }
+        setColour(colour)
+        cairo_move_to(cairo, startX, y)
+        cairo_show_text(cairo, line)
+        return startX + width
+    }
+
+    func pillWidth(_ label: String, size: Double) -> Double {
+        width(label, size: size, bold: true) + size
+    }
+
+    /// A rounded label such as the page's "Tied" chip, its text on `baseline`.
+    func pill(_ label: String, x: Double, baseline: Double, size: Double, colour: UInt32, fill: UInt32) {
+        let width = pillWidth(label, size: size)
+        roundedRect(x, baseline - size * 1.05, width, size * 1.45, radius: size * 0.72, colour: fill)
+        text(label, x: x + size / 2, y: baseline, size: size, bold: true, colour: colour, maxWidth: width)
+    }
+}
+
+/// The two faces of DejaVu Sans and the font options every card is drawn with, made once:
+/// cairo's font faces are reference-counted and safe to share between threads.
+private final class Fonts: @unchecked Sendable {
+    static let shared = Fonts()
+    let regular: OpaquePointer
+    let bold: OpaquePointer
+    let options: OpaquePointer
+
+    private init() {
+        regular = cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        bold = cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        options = cairo_font_options_create()
+        // Fixed here, not taken from the machine's fontconfig settings (which may ask for
+        // hinting or subpixel colours): the same packages draw the same pixels.
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+    }
+}
+
+/// Export text made safe to draw on one line, and shortened to fit.
+package enum CardText {
+    /// Control characters, line and paragraph separators become spaces; runs of spaces one.
+    package static func drawable(_ text: String) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            let isSpace = scalar == " " || category == .control || category == .lineSeparator || category == .paragraphSeparator
+            if isSpace {
+                if !lastWasSpace { result.unicodeScalars.append(" ") }
+                lastWasSpace = true
+            } else {
+                result.unicodeScalars.append(scalar)
+                lastWasSpace = false
+            }
+        }
+        return result.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `text` when it fits in `maxWidth`, else its longest prefix (whole characters) that fits
+    /// with "…" after it.
+    package static func fitted(_ text: String, maxWidth: Double, measure: (String) -> Double) -> String {
+        guard measure(text) > maxWidth else { return text }
+        let characters = Array(text)
+        var low = 0, high = characters.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if measure(String(characters[..<middle]).trimmingCharacters(in: .whitespaces) + "…") <= maxWidth {
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        return String(characters[..<low]).trimmingCharacters(in: .whitespaces) + "…"
+    }
+}

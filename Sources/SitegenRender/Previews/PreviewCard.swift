@@ -1,0 +1,101 @@
+import Foundation
+import SitegenCore
+import SitegenModel
+
+/// What a link preview image shows, decided from the same values as its page (docs/pages.md, "Link previews"):
+/// the drawing (CardDrawing) only lays this out, so tests can pin what a card says.
+public enum PreviewCard: Sendable, Equatable {
+    case poll(PollCard)
+    case trip(TripCard)
+
+    /// Link previews are this size (the Open Graph "large image" shape, 1.91:1).
+    public static let width = 1200
+    public static let height = 630
+
+    /// A poll's standings, as its page shows them: points are always published, the
+    /// breakdown never appears on a card, and with no counted ballot there are no bars.
+    public struct PollCard: Sendable, Equatable {
+        public var title: String
+        public var siteTitle: String
+        /// "4 people have voted." or "Nobody has voted yet."
+        public var voters: String
+        /// "Tie for first" when more than one trip leads; nil otherwise.
+        public var tie: String?
+        /// In display order; at most `maxRows` (the rest are counted in `more`).
+        public var rows: [Row]
+        /// "+ 3 more trips" when the poll has more trips than fit.
+        public var more: String?
+
+        public struct Row: Sendable, Equatable {
+            /// "1st"; nil when nobody has voted (the page shows no ranks then).
+            public var rank: String?
+            public var name: String
+            /// "10 points"; nil when nobody has voted.
+            public var points: String?
+            /// The bar's length relative to the leader, 0…1; nil when nobody has voted.
+            public var share: Double?
+            /// Drawn in the leader's colour (rank 1 with votes, tied or not).
+            public var isFirst: Bool
+            public var tied: Bool
+        }
+    }
+
+    /// An itinerary: name, dates, games and miles, and the route with numbered stops.
+    public struct TripCard: Sendable, Equatable {
+        public var name: String
+        public var siteTitle: String
+        public var dates: String
+        public var games: String
+        public var miles: String
+        /// "4 cities"
+        public var cities: String
+        /// The route picture of the page (stop coordinates fitted into its box), nil without stops.
+        public var route: RoutePicture?
+    }
+
+    /// Rows a poll card has room for while staying legible at 300 px wide.
+    package static let maxRows = 4
+
+    public static func poll(_ published: PublishedPoll, siteTitle: String) -> PreviewCard {
+        let poll = published.poll, results = published.results
+        let hasVotes = results.ballots.counted > 0
+        let rows = results.standings.prefix(maxRows).map { standing in
+            PollCard.Row(rank: hasVotes ? Formatting.ordinal(standing.rank) : nil,
+                         name: poll.trips[standing.trip].name,
+                         points: hasVotes ? Formatting.count(standing.points, "point") : nil,
+                         share: hasVotes ? standing.share : nil,
+                         isFirst: hasVotes && standing.rank == 1,
+                         tied: hasVotes && standing.tied)
+        }
+        let hidden = results.standings.count - rows.count
+        return .poll(PollCard(title: poll.title, siteTitle: siteTitle,
+                              voters: PollPages.votersSentence(results.ballots.counted),
+                              tie: results.leaders.count > 1 ? "Tie for first" : nil,
+                              rows: rows,
+                              more: hidden > 0 ? "+ \(Formatting.count(hidden, "more trip"))" : nil))
+    }
+
+    public static func trip(_ trip: Trip, siteTitle: String, format: Formatting) -> PreviewCard {
+        .trip(TripCard(name: trip.name, siteTitle: siteTitle,
+                       dates: format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
+                       games: Formatting.count(trip.totalGames, "game"),
+                       miles: Formatting.miles(meters: trip.totalDistanceMeters),
+                       cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
+                       route: RoutePicture.make(stops: trip.stops)))
+    }
+
+    /// The image's text equivalent (`og:image:alt`): what the card says, in one sentence or two.
+    public var altText: String {
+        switch self {
+        case .poll(let card):
+            guard card.rows.first?.points != nil else {
+                return "\(card.title): \(card.voters)"
+            }
+            let standings = card.rows.map { "\($0.rank ?? "") \($0.name), \($0.points ?? "")" }.joined(separator: "; ")
+            return "\(card.title): \(card.voters)\(card.tie.map { " \($0)." } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")."
+        case .trip(let card):
+            let stops = card.route?.points.map(\.name).joined(separator: " → ")
+            return "\(card.name), \(card.dates): \(card.games), \(card.miles)\(stops.map { ". Route: \($0)" } ?? "")."
+        }
+    }
+}
