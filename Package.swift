@@ -14,7 +14,7 @@ let package = Package(
         // site.yml: node-level API gives line/column for every key.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The reference Mustache implementation: tests check that sitegen's renderer
-        // (SitegenKit/Templating) produces the same bytes on every page.
+        // (SitegenRender/Templating) produces the same bytes on every page.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // SHA-256 for manifest.json (CryptoKit is not available on Linux).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -33,7 +33,7 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
-        // Debian's cairo and libpng: link preview images (SitegenKit/Previews).
+        // Debian's cairo and libpng: link preview images (SitegenRender/Previews).
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo",

@@ -674,7 +674,7 @@ def write_hugo(corpus: Corpus, root: Path, templates: Path):
 
 
 def expected_sitegen(corpus: Corpus):
-    """sitegen's page rules (Sources/SitegenKit/Pages/SitePlan.swift and the page files)."""
+    """sitegen's page rules (Sources/SitegenRender/Pages/SitePlan.swift and the page files)."""
     n, itineraries, option_sets = len(corpus.polls), len(corpus.itineraries), len(corpus.option_sets)
     html = (2                                   # home, tips
             + n * (1 + TRIPS_PER_POLL + len(VIEWS))  # poll page, its trip pages, its 7 views

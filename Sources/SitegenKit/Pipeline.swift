@@ -1,4 +1,4 @@
-/// The stages of a build, in the order they run. Each is a type in Build/Stages/ with its
+/// The stages of a build, in the order they run. Each is a type in Stages/ with its
 /// input and output:
 ///
 ///     config   BuildOptions → Setup      site.yml; the site output opened (or "nothing changed")
