@@ -90,13 +90,24 @@ enum PalettePNG {
             output[0] = PalettePNG.filterNone
             let colours = row.assumingMemoryBound(to: UInt32.self)
             var lastColour = UInt32.max, lastIndex: UInt8 = 0
-            for x in 0..<width {
-                let colour = colours[x] & 0xFF_FFFF
-                if colour != lastColour {
-                    lastColour = colour
-                    lastIndex = palette.index(of: colour)
+            var x = 0
+            while x < width {
+                // Most of a row is runs of one colour: eight pixels at a time while they last.
+                if x + 8 <= width,
+                   row.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<UInt32>.self) & 0xFF_FFFF == SIMD8(repeating: lastColour) {
+                    UnsafeMutableRawPointer(output + 1 + x).storeBytes(of: UInt64(lastIndex) &* 0x0101_0101_0101_0101, as: UInt64.self)
+                    x += 8
+                    continue
                 }
-                output[x + 1] = lastIndex
+                for x in x..<min(x + 8, width) {
+                    let colour = colours[x] & 0xFF_FFFF
+                    if colour != lastColour {
+                        lastColour = colour
+                        lastIndex = palette.index(of: colour)
+                    }
+                    output[x + 1] = lastIndex
+                }
+                x += 8
             }
         }
 
