@@ -3,9 +3,10 @@
 #
 # One command: installs Hugo, hyperfine and GNU time from Debian when missing, builds
 # sitegen in release mode, generates a corpus of N polls and its Hugo twin for each N,
-# times cold builds of both side by side, the no-change rebuild and the `cp -r` write
-# floor, measures peak memory, and prints one Markdown table (also written, with the raw
-# hyperfine JSON, to Benchmarks/results/<UTC time>/). See Benchmarks/README.md.
+# times cold builds of both side by side, the no-change rebuild, the `cp -r` write floor
+# and what warnings and link preview images add, measures peak memory, and prints one
+# Markdown table (also written, with the raw hyperfine JSON, to Benchmarks/results/<UTC
+# time>/). See Benchmarks/README.md.
 #
 # Environment:
 #   RUNS=5            timed runs per command (hyperfine --runs)
@@ -300,10 +301,39 @@ json.dump(votes, open(sys.argv[2], "w"), indent=2)' "$votes" "$corpus/votes.chan
     peak_rss "sitegen build with warnings of $sg" "$RAW/n$n-warned.time" "$BIN" build --config "$sg/site-unlisted-games.yml" --output "$sg/Output-warned"
     "$HERE/aside.sh" "$TRASH" "$sg/Output-warned" "$sg"/.Output-warned.sitegen-*
 
+    # 7. Link preview images (issue #17): the same site with `previews: true`
+    #    (site-previews.yml), cold builds alternating with cold builds of the site itself
+    #    (which of the two goes first alternates too), each a whole process under
+    #    /usr/bin/time: wall time, CPU time and peak memory of every run. On a shared
+    #    machine CPU time is the steadier figure. Then the cards' sizes.
+    say "N=$n: cold builds with and without link preview images ($WARMUP warm-up + $RUNS runs each, alternating)"
+    previews_out=$sg/Output-previews
+    ensure_space $((output_bytes * runs_each * 3)) "N=$n builds with previews"
+    previews_tsv=$RAW/n$n-previews.tsv
+    printf 'run\tsite\twall_s\tuser_s\tsys_s\tpeak_kb\n' >"$previews_tsv"
+    for ((run = 1 - WARMUP; run <= RUNS; run++)); do
+        order=(off on)
+        [ $((run % 2)) = 0 ] && order=(on off)
+        for site in "${order[@]}"; do
+            config=$sg/site.yml
+            out=$sg/Output
+            if [ "$site" = on ]; then config=$sg/site-previews.yml; out=$previews_out; fi
+            "$HERE/aside.sh" "$TRASH" "$out" "$(dirname "$out")/.$(basename "$out").sitegen-"*
+            /usr/bin/time -f '%e\t%U\t%S\t%M' -o "$RAW/n$n-previews.run" \
+                "$BIN" build --config "$config" --output "$out" --quiet \
+                || die "N=$n: a cold build with previews $site failed (run it by hand: $BIN build --config $config)"
+            [ $run -lt 1 ] || printf '%s\t%s\t%s\n' "$run" "$site" "$(tail -n 1 "$RAW/n$n-previews.run")" >>"$previews_tsv"
+        done
+    done
+    rm -f "$RAW/n$n-previews.run"
+    find "$previews_out" -name preview.png -printf '%s\n' >"$corpus/card-sizes.txt"
+    "$HERE/aside.sh" "$TRASH" "$previews_out" "$sg"/.Output-previews.sitegen-*
+
     python3 "$HERE/report.py" summarize --n "$n" --raw "$RAW" --snapshots "$corpus/snapshots" \
         --sitegen-pages "$sitegen_pages" --hugo-pages "$hugo_pages" \
         --sitegen-files "$sitegen_files" --hugo-files "$hugo_files" \
-        --output-bytes "$output_bytes" --warnings "$warnings" >"$OUT/n$n.json"
+        --output-bytes "$output_bytes" --warnings "$warnings" \
+        --card-sizes "$corpus/card-sizes.txt" >"$OUT/n$n.json"
 done
 
 echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/header.md"
