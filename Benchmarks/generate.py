@@ -395,7 +395,8 @@ def write_sitegen(corpus: Corpus, root: Path, templates: Path):
         "listPolls: true",
         "numericDates: reference",
         # The Hugo twin draws no link preview images, so neither does the corpus: the
-        # cold builds compare the same work. Their cost is measured with site-previews.yml.
+        # cold builds compare the same work. Their cost is measured on its own
+        # (docs/performance.md, "Link preview images").
         "previews: false",
         f"templates: {yaml_string(site_templates)}",
         "output: Output",
