@@ -57,6 +57,8 @@ def read_snapshot(prefix: Path):
 
 
 def compare_snapshots(before: Path, after: Path):
+    if not Path(f"{after}.stat").exists():
+        return None  # ONLY=previews: no rebuild was run
     stats_before, hashes_before = read_snapshot(before)
     stats_after, hashes_after = read_snapshot(after)
     common = stats_before.keys() & stats_after.keys()
@@ -323,10 +325,12 @@ def table(args):
     header = (folder / "header.md").read_text() if (folder / "header.md").exists() else ""
     print("# sitegen vs Hugo: cold builds, medians\n")
     print(header.rstrip() + "\n")
-    print(HEADER)
-    for s in runs:
-        print(row(s))
-    print(targets(runs))
+    timed = [s for s in runs if s.get("sitegen")]
+    if timed:
+        print(HEADER)
+        for s in timed:
+            print(row(s))
+        print(targets(timed))
     print(warnings_table(runs))
     print(previews_table(runs))
     notes = []
