@@ -419,6 +419,9 @@ def write_sitegen(corpus: Corpus, root: Path, templates: Path):
     site = (root / "site.yml").read_text()
     (root / "site-unlisted-games.yml").write_text(
         site.replace("  polls: Data/polls\n", "  polls: Data/polls-unlisted-games\n"))
+    # The same site with its link preview images: run.sh times it beside the site itself,
+    # which is what the cards cost.
+    (root / "site-previews.yml").write_text(site.replace("previews: false\n", "previews: true\n"))
     for start in range(0, len(corpus.polls), POLLS_PER_FILE):
         chunk = corpus.polls[start:start + POLLS_PER_FILE]
         number = start // POLLS_PER_FILE + 1

@@ -17,6 +17,9 @@ TARGET_RATIO = 2.0          # Hugo time ÷ sitegen time, i.e. sitegen pages/s �
 TARGET_PEAK_MB = 200        # at 10,000 polls
 TARGET_REBUILD_SHARE = 0.10  # no-change rebuild ÷ full build
 TARGET_FLOOR_FACTOR = 2.0   # full build ÷ cp -r of its output
+# Issue #17's budget for link preview images, at 10,000 polls.
+TARGET_PREVIEWS_ADDED = 0.30  # cold build with previews ÷ without, minus one
+TARGET_PREVIEWS_PEAK_MB = 200
 
 
 def hyperfine(path: Path):
@@ -54,6 +57,8 @@ def read_snapshot(prefix: Path):
 
 
 def compare_snapshots(before: Path, after: Path):
+    if not Path(f"{after}.stat").exists():
+        return None  # ONLY=previews: no rebuild was run
     stats_before, hashes_before = read_snapshot(before)
     stats_after, hashes_after = read_snapshot(after)
     common = stats_before.keys() & stats_after.keys()
@@ -81,6 +86,42 @@ def warned_count(path: Path):
         more = re.match(r"warning: ([\d,]+) more like these", line)
         total += int(more.group(1).replace(",", "")) if more else (": warning: " in line)
     return total
+
+
+def median(values):
+    values = sorted(values)
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+def previews(tsv: Path, card_sizes: Path):
+    """Cold builds without and with link preview images (run.sh step 7): every run, the
+    medians of wall and CPU time (user + system) and peak memory, and the cards' sizes."""
+    if not tsv.exists():
+        return None
+    lines = tsv.read_text().splitlines()
+    columns = lines[0].split("\t")
+    runs = [dict(zip(columns, line.split("\t"))) for line in lines[1:] if line]
+    summary = {"runs": runs}
+    for site in ("off", "on"):
+        mine = [r for r in runs if r["site"] == site]
+        if not mine:
+            return None
+        summary[site] = {
+            "runs": len(mine),
+            "wallMedian": median([float(r["wall_s"]) for r in mine]),
+            "cpuMedian": median([float(r["user_s"]) + float(r["sys_s"]) for r in mine]),
+            "userMedian": median([float(r["user_s"]) for r in mine]),
+            "systemMedian": median([float(r["sys_s"]) for r in mine]),
+            "peakMBMedian": median([int(r["peak_kb"]) / 1024 for r in mine]),
+            "peakMBMax": max(int(r["peak_kb"]) / 1024 for r in mine),
+        }
+    if card_sizes and card_sizes.exists():
+        sizes = [int(line) for line in card_sizes.read_text().split()]
+        if sizes:
+            summary["cards"] = {"count": len(sizes), "bytes": sum(sizes), "meanBytes": sum(sizes) / len(sizes),
+                                "medianBytes": median(sizes), "maxBytes": max(sizes)}
+    return summary
 
 
 def summarize(args):
@@ -125,6 +166,7 @@ def summarize(args):
         "withWarningsPeak": time_v(raw / f"n{n}-warned.time"),
         "withWarningsCounted": warned_count(raw / f"n{n}-warned.time.stderr"),
         "withWarningsLines": line_count(raw / f"n{n}-warned.time.stderr"),
+        "previews": previews(raw / f"n{n}-previews.tsv", Path(args.card_sizes) if args.card_sizes else None),
     }
     json.dump(summary, sys.stdout, indent=2)
     print()
@@ -211,6 +253,41 @@ def warnings_table(runs):
     return "\n".join(lines)
 
 
+def previews_table(runs):
+    rows = [s for s in runs if s.get("previews")]
+    if not rows:
+        return ""
+    lines = ["", "Link preview images (issue #17): cold builds of the site without and with its cards",
+             "(`site-previews.yml`), alternating, each run a whole process; medians. CPU is user + system.", "",
+             "| N polls | cards | card KB mean / max | wall s off → on | added | CPU s off → on | added CPU "
+             "| peak MB off → on (max) | CPU ms per card |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for s in rows:
+        p = s["previews"]
+        off, on, cards = p["off"], p["on"], p.get("cards")
+        lines.append("| " + " | ".join([
+            fmt_int(s["n"]),
+            fmt_int(cards["count"]) if cards else "—",
+            f"{cards['meanBytes'] / 1024:.1f} / {cards['maxBytes'] / 1024:.1f}" if cards else "—",
+            f"{fmt_s(off['wallMedian'])} → {fmt_s(on['wallMedian'])}",
+            f"{on['wallMedian'] / off['wallMedian'] - 1:+.0%}",
+            f"{fmt_s(off['cpuMedian'])} → {fmt_s(on['cpuMedian'])}",
+            f"{on['cpuMedian'] / off['cpuMedian'] - 1:+.0%}",
+            f"{off['peakMBMax']:,.0f} → {on['peakMBMax']:,.0f}",
+            f"{(on['cpuMedian'] - off['cpuMedian']) / cards['count'] * 1000:.2f}" if cards else "—",
+        ]) + " |")
+    for s in rows:
+        if s["n"] != 10000:
+            continue
+        p = s["previews"]
+        added = p["on"]["wallMedian"] / p["off"]["wallMedian"] - 1
+        peak = p["on"]["peakMBMax"]
+        lines.append(f"- N=10,000: {'✓' if added <= TARGET_PREVIEWS_ADDED else '✗'} previews add ≤ {TARGET_PREVIEWS_ADDED:.0%} "
+                     f"({added:+.0%}); {'✓' if peak <= TARGET_PREVIEWS_PEAK_MB else '✗'} peak with previews ≤ "
+                     f"{TARGET_PREVIEWS_PEAK_MB} MB ({peak:,.0f} MB)")
+    return "\n".join(lines)
+
+
 def targets(runs):
     lines = ["", "Targets (issue #8):"]
     for s in runs:
@@ -248,11 +325,14 @@ def table(args):
     header = (folder / "header.md").read_text() if (folder / "header.md").exists() else ""
     print("# sitegen vs Hugo: cold builds, medians\n")
     print(header.rstrip() + "\n")
-    print(HEADER)
-    for s in runs:
-        print(row(s))
-    print(targets(runs))
+    timed = [s for s in runs if s.get("sitegen")]
+    if timed:
+        print(HEADER)
+        for s in timed:
+            print(row(s))
+        print(targets(timed))
     print(warnings_table(runs))
+    print(previews_table(runs))
     notes = []
     for s in runs:
         corpus = s["corpus"]
@@ -311,6 +391,7 @@ def main():
     p.add_argument("--snapshots", required=True)
     for name in ("sitegen-pages", "hugo-pages", "sitegen-files", "hugo-files", "output-bytes", "warnings"):
         p.add_argument(f"--{name}", type=int, default=0)
+    p.add_argument("--card-sizes", help="a file of the preview cards' sizes in bytes, one a line")
     p.set_defaults(func=summarize)
     p = sub.add_parser("table")
     p.add_argument("folder")

@@ -3,9 +3,10 @@
 #
 # One command: installs Hugo, hyperfine and GNU time from Debian when missing, builds
 # sitegen in release mode, generates a corpus of N polls and its Hugo twin for each N,
-# times cold builds of both side by side, the no-change rebuild and the `cp -r` write
-# floor, measures peak memory, and prints one Markdown table (also written, with the raw
-# hyperfine JSON, to Benchmarks/results/<UTC time>/). See Benchmarks/README.md.
+# times cold builds of both side by side, the no-change rebuild, the `cp -r` write floor
+# and what warnings and link preview images add, measures peak memory, and prints one
+# Markdown table (also written, with the raw hyperfine JSON, to Benchmarks/results/<UTC
+# time>/). See Benchmarks/README.md.
 #
 # Environment:
 #   RUNS=5            timed runs per command (hyperfine --runs)
@@ -19,6 +20,7 @@
 #   WORK=             corpora and outputs (default: Benchmarks/work, git-ignored)
 #   RESULTS=          where results go (default: Benchmarks/results)
 #   BENCH_SYNC=1      sync before each timed run (0 to skip)
+#   ONLY=             `previews`: only the checking build (1) and the link preview images (7)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,6 +34,7 @@ SCRATCH=${SCRATCH:-$SRC/.build-bench}
 WORK=${WORK:-$HERE/work}
 RESULTS=${RESULTS:-$HERE/results}
 export BENCH_SYNC=${BENCH_SYNC:-1}
+ONLY=${ONLY:-}
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(1000 10000)
 
@@ -43,6 +46,7 @@ for n in "${SIZES[@]}"; do
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer, got '$WARMUP'"
+[[ $ONLY =~ ^(previews)?$ ]] || die "ONLY must be empty or 'previews', got '$ONLY'"
 
 # ---------------------------------------------------------------- tools
 
@@ -168,7 +172,7 @@ for n in "${SIZES[@]}"; do
     sg=$corpus/sitegen
     hg=$corpus/hugo
     with_hugo=1
-    [ "$n" -le "$HUGO_MAX_N" ] || with_hugo=0
+    [ "$n" -le "$HUGO_MAX_N" ] && [ -z "$ONLY" ] || with_hugo=0
 
     if [ $first = 0 ]; then
         say "Deleting the previous size's output trees, then waiting ${SETTLE}s for the disk to settle"
@@ -231,79 +235,111 @@ for n in "${SIZES[@]}"; do
     hugo_bytes=0
     [ $with_hugo = 0 ] || hugo_bytes=$(du -sb "$hg/public" | cut -f1)
 
-    # 2. Cold builds, side by side in this run: sitegen, then Hugo.
     runs_each=$((WARMUP + RUNS))
-    ensure_space $((output_bytes * runs_each)) "N=$n cold sitegen builds"
-    say "N=$n: cold sitegen builds (hyperfine, $WARMUP warm-up + $RUNS runs)"
-    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-cold-sitegen.json" \
-        --prepare "$sitegen_aside" --command-name "sitegen build" "$sitegen_cmd" \
-        || die "N=$n: a cold sitegen build failed under hyperfine (run it by hand: $sitegen_cmd)"
-    if [ $with_hugo = 1 ]; then
-        ensure_space $((hugo_bytes * runs_each)) "N=$n cold Hugo builds"
-        say "N=$n: cold Hugo builds (hyperfine, $WARMUP warm-up + $RUNS runs)"
-        hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-cold-hugo.json" \
-            --prepare "$hugo_aside" --command-name "hugo" "$hugo_cmd" \
-            || die "N=$n: a cold Hugo build failed under hyperfine (run it by hand: $hugo_cmd)"
-    fi
+    if [ -z "$ONLY" ]; then
+        # 2. Cold builds, side by side in this run: sitegen, then Hugo.
+        ensure_space $((output_bytes * runs_each)) "N=$n cold sitegen builds"
+        say "N=$n: cold sitegen builds (hyperfine, $WARMUP warm-up + $RUNS runs)"
+        hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-cold-sitegen.json" \
+            --prepare "$sitegen_aside" --command-name "sitegen build" "$sitegen_cmd" \
+            || die "N=$n: a cold sitegen build failed under hyperfine (run it by hand: $sitegen_cmd)"
+        if [ $with_hugo = 1 ]; then
+            ensure_space $((hugo_bytes * runs_each)) "N=$n cold Hugo builds"
+            say "N=$n: cold Hugo builds (hyperfine, $WARMUP warm-up + $RUNS runs)"
+            hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-cold-hugo.json" \
+                --prepare "$hugo_aside" --command-name "hugo" "$hugo_cmd" \
+                || die "N=$n: a cold Hugo build failed under hyperfine (run it by hand: $hugo_cmd)"
+        fi
 
-    # 3. The write floor: copying sitegen's output tree.
-    ensure_space $((output_bytes * runs_each)) "N=$n cp -r runs"
-    say "N=$n: cp -r of sitegen's output (the write floor)"
-    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-floor.json" \
-        --prepare "$floor_aside" --command-name "cp -r" "cp -r $(q "$sg/Output") $(q "$corpus/cp-floor")" \
-        || die "N=$n: cp -r failed"
+        # 3. The write floor: copying sitegen's output tree.
+        ensure_space $((output_bytes * runs_each)) "N=$n cp -r runs"
+        say "N=$n: cp -r of sitegen's output (the write floor)"
+        hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-floor.json" \
+            --prepare "$floor_aside" --command-name "cp -r" "cp -r $(q "$sg/Output") $(q "$corpus/cp-floor")" \
+            || die "N=$n: cp -r failed"
 
-    # 4. No-change rebuild over the existing output; last, because a generator that
-    #    deletes its previous output slows the disk down for what follows.
-    ensure_space $((output_bytes * 2)) "N=$n rebuilds"
-    say "N=$n: no-change rebuild"
-    mkdir -p "$corpus/snapshots"
-    snapshot "$sg/Output" "$corpus/snapshots/before"
-    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-rebuild.json" \
-        --prepare "sync" --command-name "sitegen rebuild" "$sitegen_cmd" \
-        || die "N=$n: the no-change rebuild failed"
-    peak_rss "sitegen rebuild of $sg" "$RAW/n$n-rebuild.time" "$BIN" build --config "$sg/site.yml"
-    snapshot "$sg/Output" "$corpus/snapshots/after"
+        # 4. No-change rebuild over the existing output; last, because a generator that
+        #    deletes its previous output slows the disk down for what follows.
+        ensure_space $((output_bytes * 2)) "N=$n rebuilds"
+        say "N=$n: no-change rebuild"
+        mkdir -p "$corpus/snapshots"
+        snapshot "$sg/Output" "$corpus/snapshots/before"
+        hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-rebuild.json" \
+            --prepare "sync" --command-name "sitegen rebuild" "$sitegen_cmd" \
+            || die "N=$n: the no-change rebuild failed"
+        peak_rss "sitegen rebuild of $sg" "$RAW/n$n-rebuild.time" "$BIN" build --config "$sg/site.yml"
+        snapshot "$sg/Output" "$corpus/snapshots/after"
 
-    # 5. A rebuild after one ballot changed: what an organiser runs after a new export.
-    #    Unchanged files are linked from the published site; the replaced site is removed
-    #    by a detached process, which flip.sh waits for before each run.
-    say "N=$n: rebuild with one ballot changed"
-    votes=$(find "$sg/Data/votes" -name '*.json' | sort | head -n 1)
-    cp "$votes" "$corpus/votes.original"
-    python3 -c 'import json, sys
+        # 5. A rebuild after one ballot changed: what an organiser runs after a new export.
+        #    Unchanged files are linked from the published site; the replaced site is removed
+        #    by a detached process, which flip.sh waits for before each run.
+        say "N=$n: rebuild with one ballot changed"
+        votes=$(find "$sg/Data/votes" -name '*.json' | sort | head -n 1)
+        cp "$votes" "$corpus/votes.original"
+        python3 -c 'import json, sys
 votes = json.load(open(sys.argv[1]))
 votes[0]["rankings"] = votes[0]["rankings"][::-1]
 json.dump(votes, open(sys.argv[2], "w"), indent=2)' "$votes" "$corpus/votes.changed"
-    flip="$(q "$HERE/flip.sh") $(q "$corpus/votes.original") $(q "$corpus/votes.changed") $(q "$votes") $(q "$sg")"
-    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-incremental.json" \
-        --prepare "$flip" --command-name "sitegen rebuild, one ballot changed" "$sitegen_cmd" \
-        || die "N=$n: the one-ballot rebuild failed"
-    "$HERE/flip.sh" "$corpus/votes.original" "$corpus/votes.changed" "$votes" "$sg"
-    peak_rss "sitegen one-ballot rebuild of $sg" "$RAW/n$n-incremental.time" "$BIN" build --config "$sg/site.yml"
-    cp "$corpus/votes.original" "$votes"
+        flip="$(q "$HERE/flip.sh") $(q "$corpus/votes.original") $(q "$corpus/votes.changed") $(q "$votes") $(q "$sg")"
+        hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-incremental.json" \
+            --prepare "$flip" --command-name "sitegen rebuild, one ballot changed" "$sitegen_cmd" \
+            || die "N=$n: the one-ballot rebuild failed"
+        "$HERE/flip.sh" "$corpus/votes.original" "$corpus/votes.changed" "$votes" "$sg"
+        peak_rss "sitegen one-ballot rebuild of $sg" "$RAW/n$n-incremental.time" "$BIN" build --config "$sg/site.yml"
+        cp "$corpus/votes.original" "$votes"
 
-    # 6. The same site whose poll trips name only game ids that no catalog holds, a warning
-    #    each (as when the app's trips name games its export lacks; generate.py writes it).
-    #    Cold builds timed beside cold builds of the site itself, interleaved by hyperfine
-    #    in one call, so both see the same machine; stderr lines and peak memory recorded.
-    say "N=$n: cold builds with and without a warning per game id"
-    warned_cmd="$(q "$BIN") build --config $(q "$sg/site-unlisted-games.yml") --output $(q "$sg/Output-warned") --quiet"
-    warned_aside="$(q "$HERE/aside.sh") $(q "$TRASH") $(q "$sg/Output-warned") $(q "$sg")/.Output-warned.sitegen-*"
-    ensure_space $((output_bytes * runs_each * 2)) "N=$n builds with warnings"
-    hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-warnings.json" \
-        --prepare "$sitegen_aside; $warned_aside" \
-        --command-name "sitegen build" "$sitegen_cmd" \
-        --command-name "sitegen build, a warning per game id" "$warned_cmd 2>$(q "$RAW/n$n-warned.stderr")" \
-        || die "N=$n: a build with warnings failed (run it by hand: $warned_cmd)"
-    "$HERE/aside.sh" "$TRASH" "$sg/Output-warned" "$sg"/.Output-warned.sitegen-*
-    peak_rss "sitegen build with warnings of $sg" "$RAW/n$n-warned.time" "$BIN" build --config "$sg/site-unlisted-games.yml" --output "$sg/Output-warned"
-    "$HERE/aside.sh" "$TRASH" "$sg/Output-warned" "$sg"/.Output-warned.sitegen-*
+        # 6. The same site whose poll trips name only game ids that no catalog holds, a warning
+        #    each (as when the app's trips name games its export lacks; generate.py writes it).
+        #    Cold builds timed beside cold builds of the site itself, interleaved by hyperfine
+        #    in one call, so both see the same machine; stderr lines and peak memory recorded.
+        say "N=$n: cold builds with and without a warning per game id"
+        warned_cmd="$(q "$BIN") build --config $(q "$sg/site-unlisted-games.yml") --output $(q "$sg/Output-warned") --quiet"
+        warned_aside="$(q "$HERE/aside.sh") $(q "$TRASH") $(q "$sg/Output-warned") $(q "$sg")/.Output-warned.sitegen-*"
+        ensure_space $((output_bytes * runs_each * 2)) "N=$n builds with warnings"
+        hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/n$n-warnings.json" \
+            --prepare "$sitegen_aside; $warned_aside" \
+            --command-name "sitegen build" "$sitegen_cmd" \
+            --command-name "sitegen build, a warning per game id" "$warned_cmd 2>$(q "$RAW/n$n-warned.stderr")" \
+            || die "N=$n: a build with warnings failed (run it by hand: $warned_cmd)"
+        "$HERE/aside.sh" "$TRASH" "$sg/Output-warned" "$sg"/.Output-warned.sitegen-*
+        peak_rss "sitegen build with warnings of $sg" "$RAW/n$n-warned.time" "$BIN" build --config "$sg/site-unlisted-games.yml" --output "$sg/Output-warned"
+        "$HERE/aside.sh" "$TRASH" "$sg/Output-warned" "$sg"/.Output-warned.sitegen-*
+
+    fi
+
+    # 7. Link preview images (issue #17): the same site with `previews: true`
+    #    (site-previews.yml), cold builds alternating with cold builds of the site itself
+    #    (which of the two goes first alternates too), each a whole process under
+    #    /usr/bin/time: wall time, CPU time and peak memory of every run. On a shared
+    #    machine CPU time is the steadier figure. Then the cards' sizes.
+    say "N=$n: cold builds with and without link preview images ($WARMUP warm-up + $RUNS runs each, alternating)"
+    previews_out=$sg/Output-previews
+    ensure_space $((output_bytes * runs_each * 3)) "N=$n builds with previews"
+    previews_tsv=$RAW/n$n-previews.tsv
+    printf 'run\tsite\twall_s\tuser_s\tsys_s\tpeak_kb\n' >"$previews_tsv"
+    for ((run = 1 - WARMUP; run <= RUNS; run++)); do
+        order=(off on)
+        [ $((run % 2)) = 0 ] && order=(on off)
+        for site in "${order[@]}"; do
+            config=$sg/site.yml
+            out=$sg/Output
+            if [ "$site" = on ]; then config=$sg/site-previews.yml; out=$previews_out; fi
+            "$HERE/aside.sh" "$TRASH" "$out" "$(dirname "$out")/.$(basename "$out").sitegen-"*
+            /usr/bin/time -f '%e\t%U\t%S\t%M' -o "$RAW/n$n-previews.run" \
+                "$BIN" build --config "$config" --output "$out" --quiet \
+                || die "N=$n: a cold build with previews $site failed (run it by hand: $BIN build --config $config)"
+            [ $run -lt 1 ] || printf '%s\t%s\t%s\n' "$run" "$site" "$(tail -n 1 "$RAW/n$n-previews.run")" >>"$previews_tsv"
+        done
+    done
+    rm -f "$RAW/n$n-previews.run"
+    find "$previews_out" -name preview.png -printf '%s\n' >"$corpus/card-sizes.txt"
+    "$HERE/aside.sh" "$TRASH" "$previews_out" "$sg"/.Output-previews.sitegen-*
 
     python3 "$HERE/report.py" summarize --n "$n" --raw "$RAW" --snapshots "$corpus/snapshots" \
         --sitegen-pages "$sitegen_pages" --hugo-pages "$hugo_pages" \
         --sitegen-files "$sitegen_files" --hugo-files "$hugo_files" \
-        --output-bytes "$output_bytes" --warnings "$warnings" >"$OUT/n$n.json"
+        --output-bytes "$output_bytes" --warnings "$warnings" \
+        --card-sizes "$corpus/card-sizes.txt" >"$OUT/n$n.json"
 done
 
 echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/header.md"

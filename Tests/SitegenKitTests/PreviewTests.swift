@@ -1,3 +1,4 @@
+import CCairo
 import Foundation
 @testable import SitegenCore
 @testable import SitegenInput
@@ -98,7 +99,17 @@ struct PreviewTests {
         ("no votes", PreviewCard.poll(published(["A", "B"], []), siteTitle: "Summer")),
         ("hostile", PreviewCard.poll(published([hostileTitle, "B"], [[0, 1]], title: hostileTitle), siteTitle: hostileTitle)),
         ("trip", PreviewCard.trip(Sample.trip(hostileTitle, index: 1), siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
+        ("route", PreviewCard.trip(routeTrip, siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
     ]
+
+    /// A trip with stops, so its card draws the route.
+    static let routeTrip: Trip = {
+        var trip = Sample.trip("Fenway, Cooperstown & the Bronx", index: 2)
+        trip.stops = [("Boston", "MA", 42.35, -71.06), ("Cooperstown", "NY", 42.70, -74.92), ("New York", "NY", 40.71, -74.01)].map {
+            Stop(city: $0.0, state: $0.1, latitude: $0.2, longitude: $0.3, arrivalDate: Sample.day, departureDate: Sample.day, games: [])
+        }
+        return trip
+    }()
 
     @Test("A card is a 1200×630 palette PNG under 300 KB with only the chunks it needs, the same bytes every time",
           arguments: cards.indices)
@@ -112,6 +123,152 @@ struct PreviewTests {
         #expect(Set(parsed.types) == ["IHDR", "PLTE", "IDAT", "IEND"], "no time, text or other metadata chunks")
         #expect(png.count < 300_000)
         #expect(PreviewImage.png(card) == png)
+    }
+
+    /// The image a PNG holds, as 0xRRGGBB per pixel, and its palette: IDAT inflated by zlib (which checks the
+    /// stream's checksum), rows unfiltered (None and Up, the filters the encoder writes),
+    /// indices looked up in PLTE. Every chunk's CRC is checked.
+    static func decode(_ png: [UInt8]) -> (pixels: [UInt32], palette: [UInt32])? {
+        func be32(_ at: Int) -> Int { png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        var palette: [UInt32] = [], idat: [UInt8] = [], offset = 8
+        while offset + 12 <= png.count {
+            let length = be32(offset), type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
+            let crc = png.withUnsafeBufferPointer { crc32(0, $0.baseAddress! + offset + 4, uInt(length + 4)) }
+            guard Int(crc) == be32(offset + 8 + length) else { return nil }
+            let data = Array(png[offset + 8..<offset + 8 + length])
+            if type == "PLTE" { palette = stride(from: 0, to: data.count, by: 3).map { UInt32(data[$0]) << 16 | UInt32(data[$0 + 1]) << 8 | UInt32(data[$0 + 2]) } }
+            if type == "IDAT" { idat += data }
+            offset += 12 + length
+        }
+        let (width, height) = (PreviewCard.width, PreviewCard.height)
+        var raw = [UInt8](repeating: 0, count: (width + 1) * height + 1)
+        var rawCount = uLong(raw.count)
+        guard uncompress(&raw, &rawCount, idat, uLong(idat.count)) == Z_OK, rawCount == uLong((width + 1) * height) else { return nil }
+        var indices = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let filter = raw[y * (width + 1)]
+            for x in 0..<width {
+                let value = raw[y * (width + 1) + 1 + x]
+                switch filter {
+                case 0: indices[y * width + x] = value
+                case 2: indices[y * width + x] = value &+ (y > 0 ? indices[(y - 1) * width + x] : 0)
+                default: return nil
+                }
+            }
+        }
+        guard indices.allSatisfy({ Int($0) < palette.count }) else { return nil }
+        return (indices.map { palette[Int($0)] }, palette)
+    }
+
+    /// The pixels cairo draws for `card`, as 0xRRGGBB.
+    static func drawn(_ card: PreviewCard) -> [UInt32] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(PreviewCard.height))!
+        defer { cairo_surface_destroy(surface) }
+        CardDrawing.draw(card, on: surface)
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)!, stride = Int(cairo_image_surface_get_stride(surface))
+        return (0..<PreviewCard.height).flatMap { y in
+            UnsafeRawPointer(data + y * stride).withMemoryRebound(to: UInt32.self, capacity: PreviewCard.width) { row in
+                (0..<PreviewCard.width).map { row[$0] & 0xFF_FFFF }
+            }
+        }
+    }
+
+    @Test("A card's PNG decodes to the pixels cairo drew: every colour its palette holds exactly where it was drawn",
+          arguments: cards.indices)
+    func decodesToDrawing(_ index: Int) throws {
+        let card = Self.cards[index].1
+        let (pixels, palette) = try #require(Self.decode(PreviewImage.png(card)))
+        let drawn = Self.drawn(card)
+        let inPalette = Set(palette)
+        // Past 256 colours, a colour the palette could not take is drawn as one it holds.
+        let differences = zip(pixels, drawn).enumerated().filter { $0.element.0 != $0.element.1 && inPalette.contains($0.element.1) }
+        #expect(differences.isEmpty, "\(differences.count) pixels differ, the first in row \((differences.first?.offset ?? 0) / PreviewCard.width)")
+        let replaced = zip(pixels, drawn).filter { $0 != $1 }.count
+        #expect(replaced == 0 || (palette.count == 256 && Set(drawn).count > 256))
+    }
+
+    @Test("The hostile card has more colours than a palette holds: the palette is full and the card still decodes")
+    func fullPalette() throws {
+        let card = Self.cards[2].1
+        let (pixels, palette) = try #require(Self.decode(PreviewImage.png(card)))
+        #expect(palette.count == 256 && Set(Self.drawn(card)).count > 256)
+        #expect(pixels.count == PreviewCard.width * PreviewCard.height)
+    }
+
+    @Test("A card's bytes do not depend on the cards drawn before it or on the thread drawing it")
+    func reuseAndThreads() async {
+        let first = Self.cards.map { PreviewImage.png($0.1) }
+        #expect(Self.cards.reversed().map { PreviewImage.png($0.1) } == first.reversed())
+        let concurrent = await withTaskGroup(of: (Int, [UInt8]).self) { group in
+            for round in 0..<3 {
+                for index in Self.cards.indices { group.addTask { (index, PreviewImage.png(Self.cards[(index + round) % Self.cards.count].1)) } }
+            }
+            return await group.reduce(into: [(Int, [UInt8])]()) { $0.append($1) }
+        }
+        #expect(concurrent.count == 3 * Self.cards.count)
+        #expect(Set(concurrent.map { $0.1 }) == Set(first))
+    }
+
+    // MARK: The digest
+
+    static let tripCard: PreviewCard.TripCard = {
+        guard case .trip(let card) = cards[4].1 else { fatalError("cards[4] is the trip card with a route") }
+        return card
+    }()
+
+    static let pollCard: PreviewCard.PollCard = {
+        guard case .poll(let card) = cards[0].1 else { fatalError("cards[0] is a poll card") }
+        return card
+    }()
+
+    /// One change to each thing a card shows.
+    static let changed: [(String, PreviewCard)] = {
+        func poll(_ change: (inout PreviewCard.PollCard) -> Void) -> PreviewCard { var card = pollCard; change(&card); return .poll(card) }
+        func trip(_ change: (inout PreviewCard.TripCard) -> Void) -> PreviewCard { var card = tripCard; change(&card); return .trip(card) }
+        func route(_ change: (inout RoutePicture.Point) -> Void) -> PreviewCard { trip { change(&$0.route!.points[0]) } }
+        return [
+            ("title", poll { $0.title += "!" }), ("site title", poll { $0.siteTitle = "Winter" }),
+            ("voters", poll { $0.voters = "4 people have voted." }), ("tie", poll { $0.tie = nil }),
+            ("a row", poll { $0.rows.removeLast() }), ("rank", poll { $0.rows[2].rank = "2nd" }),
+            ("name", poll { $0.rows[0].name = "Chicago" }), ("points", poll { $0.rows[0].points = "8 points" }),
+            ("share", poll { $0.rows[2].share = 0.5 }), ("no share", poll { $0.rows[2].share = nil }),
+            ("leader colour", poll { $0.rows[2].isFirst = true }), ("tied", poll { $0.rows[2].tied = true }),
+            ("more", poll { $0.more = "+ 1 more trip" }),
+            ("text moved between fields", poll { $0.title = "Po"; $0.siteTitle = "llSummer" }),
+            ("trip name", trip { $0.name = "Trip" }), ("trip site title", trip { $0.siteTitle = "Winter" }),
+            ("dates", trip { $0.dates = "Jun 1, 2026" }), ("games", trip { $0.games = "9 games" }),
+            ("miles", trip { $0.miles = "1 mi" }), ("cities", trip { $0.cities = "9 cities" }),
+            ("no route", trip { $0.route = nil }), ("a stop", trip { $0.route!.points.removeLast() }),
+            ("stop name", route { $0.name = "Elsewhere" }), ("marker", route { $0.marker = "S" }),
+            ("stop x", route { $0.x += 0.001 }), ("stop y", route { $0.y += 0.001 }),
+            ("label side", route { $0.labelOnLeft.toggle() }), ("label height", route { $0.labelDy += 20 }),
+        ]
+    }()
+
+    @Test("A card's digest changes with each thing the card shows, and only then")
+    func digestCoversTheCard() {
+        let digests = Self.cards.map { $0.1.digest } + Self.changed.map { $0.1.digest }
+        #expect(Set(digests).count == digests.count, "every card and every change has its own digest")
+        #expect(Self.cards.map { $0.1.digest } == Self.cards.map { $0.1.digest })
+        #expect(PreviewCard.poll(Self.published(["Chicago Loop", "Texas Swing", "Bay Area"], [[0, 1, 2], [0, 1, 2], [1, 2, 0]]), siteTitle: "Summer").digest
+                == Self.cards[0].1.digest, "the same poll, counted again, has the same digest")
+    }
+
+    @Test("A card's digest covers the drawing code: its version, size, colours and the cairo and zlib that draw it")
+    func digestCoversTheDrawing() {
+        let card = Self.cards[0].1
+        #expect(card.digest == card.digest(drawingCode: PreviewCard.drawingCode))
+        #expect(card.digest(drawingCode: "sitegen cards 3") != card.digest)
+        let code = PreviewCard.drawingCode
+        #expect(code.hasPrefix("sitegen cards \(PreviewCard.drawingVersion); 1200x630; colours ffffff,f6f7f9,1c2330,"))
+        #expect(code.contains("; cairo \(String(cString: cairo_version_string())); zlib \(String(cString: zlibVersion()))"))
+    }
+
+    @Test("A card's digest is the same in every run and on every machine (pinned)")
+    func digestPinned() {
+        #expect(Self.cards[0].1.digest(drawingCode: "test").hex == "8d17b013dbcb8e43482645ad7436af45310ab0f042f888de5b7f6bc0c2852ae3")
+        #expect(Self.cards[4].1.digest(drawingCode: "test").hex == "55f2694626820eeb49ff60190bbc575b9bd1fe28ee8316d49b6635afda80caef")
     }
 
     // MARK: The pages
