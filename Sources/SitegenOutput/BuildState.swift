@@ -49,7 +49,9 @@ public struct BuildState: Sendable, Equatable {
                 fingerprint: try fields.required("fingerprint").string(),
                 pages: try fields.required("pages").int(), files: try fields.required("files").int(),
                 polls: try fields.required("polls").int(), ballots: try fields.required("ballots").int(),
-                diagnostics: diagnostics, omissions: omissions), url: url)
+                diagnostics: diagnostics, omissions: omissions,
+                // Absent from states written before poll keys: every poll is rendered again.
+                pollKeys: try fields.optional("pollKeys")?.array { (field) throws(FieldError) in try field.string() } ?? []), url: url)
         } catch {
             return nil
         }
@@ -143,6 +145,7 @@ public struct BuildState: Sendable, Equatable {
                 .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
                          ("summary", o.summary.map { .string($0) } ?? .null), ("file", o.file.map { .string($0) } ?? .null)])
             })),
+            ("pollKeys", .array(record.pollKeys.map { .string($0) })),
         ]).bytes()
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")
