@@ -73,8 +73,8 @@ struct DependencyRebuildTests {
     static func of(_ prefix: String) -> (Set<String>) -> Set<String> {
         { files in files.filter { $0.hasPrefix(prefix) } }
     }
-    static let none: (Set<String>) -> Set<String> = { _ in [] }
-    static let all: (Set<String>) -> Set<String> = { $0 }
+    static func none(_ files: Set<String>) -> Set<String> { [] }
+    static func all(_ files: Set<String>) -> Set<String> { files }
 
     @Test("A changed template, partial, stylesheet or site.yml value renders every poll again")
     func globalChanges() throws {
@@ -158,8 +158,8 @@ struct DependencyRebuildTests {
     @Test("On disk, one new ballot links the other poll's files: same inode, same mtime")
     func newBallotOnDisk() throws {
         let renewed = try relinkedOnDisk { _ in }
-        // What the ballot changes: its poll's page, results, picture and views, the home page, the manifest.
-        #expect(renewed == ["index.html", "manifest.json", "polls/X7K9M2/index.html", "polls/X7K9M2/results.json"])
+        // What the ballot changes: its poll's page, results and picture (the voter count), the home page, the manifest.
+        #expect(renewed == ["index.html", "manifest.json", "polls/X7K9M2/index.html", "polls/X7K9M2/preview.png", "polls/X7K9M2/results.json"])
     }
 
     @Test("A published file touched since the last build, or a state with other poll keys, is rendered again, not linked blindly")
@@ -177,7 +177,7 @@ struct DependencyRebuildTests {
             try Data(lines.joined(separator: "\n").utf8).write(to: state)
         }
         // Rendered again, each file is still linked when its bytes are the recorded ones.
-        #expect(foreign == ["index.html", "manifest.json", "polls/X7K9M2/index.html", "polls/X7K9M2/results.json"])
+        #expect(foreign == ["index.html", "manifest.json", "polls/X7K9M2/index.html", "polls/X7K9M2/preview.png", "polls/X7K9M2/results.json"])
     }
 
     // MARK: --changes
