@@ -3,9 +3,9 @@ import SitegenCore
 import SitegenInput
 
 /// What the last successful build left, kept beside the output folder and never published
-/// (`.Output.sitegen-state.json`): its fingerprint, its report and warnings, and every
-/// output file's hash, size and modification time — unlisted polls included, which
-/// manifest.json must not name.
+/// (`.Output.sitegen-state.json`): its fingerprint, its report and warnings, its polls' keys
+/// (BuildRecord.pollKeys), and every output file's hash, size and modification time —
+/// unlisted polls included, which manifest.json must not name.
 ///
 /// The file is JSON Lines: the first line holds the build, each further line one output
 /// file. A large site lists hundreds of thousands of files, so they are streamed in and
