@@ -9,6 +9,12 @@ public struct BuildFingerprint: Sendable, Equatable {
     public let value: String
     /// Every input file with its hash, under its published name (InputSource), for manifest.json.
     public let inputs: [InputFile]
+    /// What every poll's files are rendered from besides the poll and its ballots: sitegen,
+    /// site.yml, templates, assets, pages, the tips file and every export but polls and votes
+    /// (itineraries, items, games, option sets and convoys appear on poll pages). `--date`,
+    /// `--seed` and SOURCE_DATE_EPOCH are left out: polls render without the build time
+    /// and tips (PollSteps.kit). Part of each poll's key (PollSteps).
+    let pollContext: String
 
     /// Each input file's size and modification time when it was hashed, to notice a file
     /// that changes while the build reads it.
@@ -38,9 +44,13 @@ public struct BuildFingerprint: Sendable, Equatable {
         lines.append("date \(options.date.map(Formatting.iso8601) ?? "-")")
         lines.append("seed \(options.seed.map(String.init) ?? "-")")
         lines.append("epoch \(options.environment["SOURCE_DATE_EPOCH"] ?? "-")")
+        let common = Array(lines.prefix(2))
         lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
+        let pollLines = common + zip(sources, values).filter { !["inputs.polls", "inputs.votes"].contains($0.0.key) }
+            .map(\.1.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
         return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)),
                                 inputs: values.map(\.published).sorted { $0.path < $1.path },
+                                pollContext: sha256Hex(Array(pollLines.joined(separator: "\n").utf8)),
                                 stamps: zip(sources, values).map { ($0.url, $1.stamp) })
     }
 

@@ -42,15 +42,42 @@ struct PollSteps: Sendable {
     let render: RenderStage
     /// Without the build time, which is known only once every poll has been read.
     let kit: RenderKit
+    /// BuildFingerprint.pollContext; nil for `sitegen check`, which keys nothing.
+    let context: String?
+    /// The last build's poll keys: a poll with one of them has the files it had then.
+    let reusable: Set<String>
+    /// This build's poll keys, for the build record.
+    let keys = PollKeys()
 
     func publish(_ poll: Poll) -> PollSummary {
         let published = ComputeStage.count(poll, ballots: ballots[poll.id] ?? [], config: config)
         let files = PlanStage.files(for: published, config: config, layout: layout)
         if let refusal = paths.plan(files, listPolls: config.listPolls) {
             render.failure.record(refusal)
+        } else if let context {
+            // The files are a function of the counted poll and the context alone: the same key
+            // means the same paths and bytes as the last build's, linked without rendering.
+            let key = ValueDigest.of(published, context: context)
+            keys.add(key)
+            if !(reusable.contains(key) && render.reuse(files)) {
+                render.write(files, kit: kit)
+            }
         } else {
             render.write(files, kit: kit)
         }
         return PollSummary(published)
     }
+}
+
+/// The keys of the polls a build published, gathered from the parallel workers.
+final class PollKeys: @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [String] = []
+
+    func add(_ key: String) {
+        lock.withLock { keys.append(key) }
+    }
+
+    /// Sorted, so the build state does not depend on the workers' order.
+    var sorted: [String] { lock.withLock { keys.sorted() } }
 }

@@ -44,6 +44,9 @@ public struct BuildOptions: Sendable {
     /// Leaves removing the replaced site to a detached process (OutputFolder.discard), so the
     /// build returns as soon as the new site is in place. The command line sets it.
     public var removesReplacedSiteInBackground = false
+    /// `--changes FILE`: after a successful build, the output paths it added (A), changed (M)
+    /// and removed (D), one a line in path order; empty when nothing changed.
+    public var changesFile: URL?
 
     public init(configFile: URL) {
         self.configFile = configFile
@@ -103,6 +106,13 @@ public struct SiteBuilder {
             // Same bytes in, same bytes out: every published file (and its mtime) is left alone.
             record.diagnostics.forEach(log.add)
             record.omissions.forEach(log.add)
+            if let file = options.changesFile {
+                do throws(OutputError) {
+                    try PublishStage.writeChanges([], to: file)
+                } catch {
+                    throw .io(error.message)
+                }
+            }
             return BuildReport(title: config.title, output: config.output, pages: record.pages, files: record.files,
                                polls: record.polls, ballots: record.ballots, seconds: (clock.now - started).seconds,
                                wrote: true, upToDate: true)
@@ -124,7 +134,8 @@ public struct SiteBuilder {
         let paths = PlannedPaths()
         let render = RenderStage(output: setup.output, log: log)
         let inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
-            try ReadStage(config: config, options: options, log: log, paths: paths, render: render).run()
+            try ReadStage(config: config, options: options, log: log, paths: paths, render: render,
+                          pollContext: setup.fingerprint?.pollContext, reusablePolls: setup.reusablePolls).run()
         }
         let checked = try stages.run(.check, "Checking across exports") { () throws(BuildFailure) in
             try CheckStage(log: log, failure: render.failure).run(inputs)
@@ -141,7 +152,8 @@ public struct SiteBuilder {
             try render.run(plan.files, kit: computed.kit)
         }
         report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
-            try PublishStage(output: output, fingerprint: fingerprint, log: log).run(plan, computed, report: report)
+            try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.pollKeys,
+                             changesFile: options.changesFile).run(plan, computed, report: report)
         }
         return report
     }

@@ -11,9 +11,12 @@ public struct BuildRecord: Sendable, Equatable {
     public var diagnostics: [Diagnostic]
     /// What the build's log counted without keeping, replayed with the diagnostics.
     public var omissions: [DiagnosticLog.Omission] = []
+    /// Each published poll's key (PollSteps): a rebuild links the files of a poll whose key
+    /// is here from this build instead of rendering them again.
+    public var pollKeys: [String] = []
 
     public init(fingerprint: String, pages: Int, files: Int, polls: Int, ballots: Int, diagnostics: [Diagnostic],
-                omissions: [DiagnosticLog.Omission] = []) {
+                omissions: [DiagnosticLog.Omission] = [], pollKeys: [String] = []) {
         self.fingerprint = fingerprint
         self.pages = pages
         self.files = files
@@ -21,5 +24,6 @@ public struct BuildRecord: Sendable, Equatable {
         self.ballots = ballots
         self.diagnostics = diagnostics
         self.omissions = omissions
+        self.pollKeys = pollKeys
     }
 }

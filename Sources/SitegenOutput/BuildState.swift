@@ -3,9 +3,9 @@ import SitegenCore
 import SitegenInput
 
 /// What the last successful build left, kept beside the output folder and never published
-/// (`.Output.sitegen-state.json`): its fingerprint, its report and warnings, and every
-/// output file's hash, size and modification time — unlisted polls included, which
-/// manifest.json must not name.
+/// (`.Output.sitegen-state.json`): its fingerprint, its report and warnings, its polls' keys
+/// (BuildRecord.pollKeys), and every output file's hash, size and modification time —
+/// unlisted polls included, which manifest.json must not name.
 ///
 /// The file is JSON Lines: the first line holds the build, each further line one output
 /// file. A large site lists hundreds of thousands of files, so they are streamed in and
@@ -49,7 +49,9 @@ public struct BuildState: Sendable, Equatable {
                 fingerprint: try fields.required("fingerprint").string(),
                 pages: try fields.required("pages").int(), files: try fields.required("files").int(),
                 polls: try fields.required("polls").int(), ballots: try fields.required("ballots").int(),
-                diagnostics: diagnostics, omissions: omissions), url: url)
+                diagnostics: diagnostics, omissions: omissions,
+                // Absent from states written before poll keys: every poll is rendered again.
+                pollKeys: try fields.optional("pollKeys")?.array { (field) throws(FieldError) in try field.string() } ?? []), url: url)
         } catch {
             return nil
         }
@@ -143,6 +145,7 @@ public struct BuildState: Sendable, Equatable {
                 .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
                          ("summary", o.summary.map { .string($0) } ?? .null), ("file", o.file.map { .string($0) } ?? .null)])
             })),
+            ("pollKeys", .array(record.pollKeys.map { .string($0) })),
         ]).bytes()
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")

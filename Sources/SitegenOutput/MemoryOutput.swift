@@ -24,6 +24,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     private var late: [OutputList.Entry] = []
     /// The time files written by the current build get.
     private var time = 0
+    private var reusedPaths: Set<String> = []
 
     /// `files`: what the site holds before any build, as if put there by hand.
     package init(name: String = "Output", files: [String: [UInt8]] = [:], keep: [String] = []) {
@@ -38,6 +39,9 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     /// Each published file's modification time (see the type's description).
     package var modificationTimes: [String: Int] { lock.withLock { publishedTimes } }
 
+    /// The files the current (or last) build took from the one before without rendering them.
+    package var reused: Set<String> { lock.withLock { reusedPaths } }
+
     /// The record the last published build left.
     package var lastRecord: BuildRecord? { lock.withLock { record } }
 
@@ -46,6 +50,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
             staged = [:]
             written = OutputList()
             late = []
+            reusedPaths = []
             time = (publishedTimes.values.max() ?? 0) + 1
         }
     }
@@ -68,6 +73,20 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         lock.withLock {
             staged[path] = bytes
             written.add(path, stamped(path, file))
+        }
+    }
+
+    package var lastPollKeys: Set<String> { lock.withLock { Set(record?.pollKeys ?? []) } }
+
+    package func reuse(_ paths: [String]) throws(OutputError) -> Bool {
+        lock.withLock {
+            guard paths.allSatisfy({ recorded[$0] != nil && published[$0] != nil }) else { return false }
+            for path in paths {
+                staged[path] = published[path]
+                written.add(path, recorded[path]!)
+                reusedPaths.insert(path)
+            }
+            return true
         }
     }
 
@@ -106,6 +125,15 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
             try manifest.write(outputs: { body in
                 try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
             }, to: &file)
+        }
+    }
+
+    package func changes() throws(OutputError) -> [String] {
+        let (list, late, old) = lock.withLock { (written, self.late, recorded) }
+        do {
+            return try OutputChanges.lines(old: old) { body in try list.forEachSorted(adding: late, body) }
+        } catch {
+            throw OutputError(message: "\(name): cannot read back the list of written files: \(error)")
         }
     }
 

@@ -22,6 +22,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     private let fileSystem: OutputFileSystem
     /// The previous build's files, for linking unchanged ones instead of writing them.
     private var previous: [DigestKey: WrittenFile] = [:]
+    public private(set) var lastPollKeys: Set<String> = []
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
     /// (the sitemap's files, manifest.json).
@@ -132,6 +133,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let index = state?.outputIndex()
         try checkOwnership(recorded: index)
         previous = index ?? [:]
+        lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
         return nil
     }
 
@@ -147,6 +149,29 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let hash = ContentHash(of: bytes)
         let modified = try place(path, bytes, hash: hash)
         list.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
+    }
+
+    public func reuse(_ paths: [String]) throws(OutputError) -> Bool {
+        var found: [(String, WrittenFile)] = []
+        for path in paths {
+            // Stat only: a file with its recorded size and modification time has its recorded bytes.
+            guard let old = previous[DigestKey(path)], Self.isRecorded(outputPath + "/" + path, old) else { return false }
+            found.append((path, old))
+        }
+        for (path, old) in found {
+            do {
+                if let slash = path.lastIndex(of: "/") {
+                    try directories.create(String(path[..<slash]), inside: stagingPath)
+                }
+                guard link(outputPath + "/" + path, stagingPath + "/" + path) == 0 else {
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+            } catch {
+                throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot link from the last build: \(error.localizedDescription)")
+            }
+            list.add(path, old)
+        }
+        return true
     }
 
     /// Writes or links one file; returns its modification time.
@@ -210,6 +235,24 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     }
 
     public var fileCount: Int { (written?.count ?? 0) + late.count }
+
+    package func changes() throws(OutputError) -> [String] {
+        var old: [String: WrittenFile] = [:]
+        // `previous` is empty when the last build's state was missing or unreadable.
+        if !previous.isEmpty, let state = BuildState.read(for: output) {
+            do {
+                try state.forEachOutput { path, file in old[path] = file }
+            } catch {
+                throw OutputError(message: "\(displayPath(state.url)): cannot read the last build's files: \(error)")
+            }
+        }
+        let list = self.list, late = self.late
+        do {
+            return try OutputChanges.lines(old: old) { body in try list.forEachSorted(adding: late, body) }
+        } catch {
+            throw readBackFailure(error)
+        }
+    }
 
     public func writeManifest(_ manifest: Manifest) throws(OutputError) {
         let list = self.list, late = self.late

@@ -24,6 +24,15 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// many threads. A file identical to the last build's keeps its modification time.
     func write(_ path: String, _ bytes: [UInt8]) throws(OutputError)
 
+    /// The last build's poll keys (BuildRecord.pollKeys), once `lastBuild(matching:)` has
+    /// read its record and returned nil; empty when there is no usable record.
+    var lastPollKeys: Set<String> { get }
+
+    /// Puts the last build's files at `paths` into the new site as they are (same bytes,
+    /// same modification time, nothing read) and returns true; or does nothing and returns
+    /// false when any of them is not recorded or no longer as recorded. Safe from many threads.
+    func reuse(_ paths: [String]) throws(OutputError) -> Bool
+
     /// Writes a file as `produce` makes it, a megabyte at a time (the sitemap).
     @discardableResult
     func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile
@@ -36,6 +45,10 @@ package protocol SiteOutput: AnyObject, Sendable {
 
     /// Writes manifest.json, listing every file written before it.
     func writeManifest(_ manifest: Manifest) throws(OutputError)
+
+    /// How the new site differs from the last build's (OutputChanges); called after
+    /// `writeManifest`, before `publish`.
+    func changes() throws(OutputError) -> [String]
 
     /// Makes the new site the published one, with the files kept from the old (`keep:`),
     /// and records `record` for the next build.

@@ -61,9 +61,13 @@ struct Build: ParsableCommand {
     @Option(name: .long, help: "Seed for the tip permutation.")
     var seed: UInt64?
 
+    @Option(name: .long, help: ArgumentHelp("After a successful build, write the output paths it added, changed and removed to this file (A/M/D path, one a line).", valueName: "file"))
+    var changes: String?
+
     func run() throws {
         var options = BuildOptions(configFile: URL(fileURLWithPath: site.config))
         options.output = output.map { URL(fileURLWithPath: $0) }
+        options.changesFile = changes.map { URL(fileURLWithPath: $0) }
         options.seed = seed
         if let date {
             guard let parsed = ExportDateReader(timeZone: .gmt, numericDates: .reference).parse(date), date.count == 10 else {

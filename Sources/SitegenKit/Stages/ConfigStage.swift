@@ -9,6 +9,8 @@ struct Setup {
     var output: (any SiteOutput)?
     /// What the build reads, hashed before it is read; nil for `sitegen check`.
     var fingerprint: BuildFingerprint?
+    /// The last build's poll keys (SiteOutput.lastPollKeys).
+    var reusablePolls: Set<String> = []
 }
 
 /// Stage 1: site.yml and the environment, then the site output taken for this build.
@@ -51,7 +53,7 @@ struct ConfigStage {
             output.abandon()
             throw .io(error.message)
         }
-        return .build(Setup(config: config, output: output, fingerprint: fingerprint))
+        return .build(Setup(config: config, output: output, fingerprint: fingerprint, reusablePolls: output.lastPollKeys))
     }
 
     /// The output folder of site.yml, unless the options bring their own (MemoryOutput).

@@ -10,6 +10,18 @@ struct PublishStage {
     let output: any SiteOutput
     let fingerprint: BuildFingerprint
     let log: DiagnosticLog
+    let pollKeys: [String]
+    /// `--changes FILE`: where the added, changed and removed paths go once published.
+    var changesFile: URL?
+
+    /// Writes the `--changes` file whole or not at all, so a deploy step never reads half a list.
+    static func writeChanges(_ lines: [String], to url: URL) throws(OutputError) {
+        do {
+            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: url, options: .atomic)
+        } catch {
+            throw OutputError(message: "\(displayPath(url)): cannot write the list of changes: \(error.localizedDescription)")
+        }
+    }
 
     /// Returns how many files the published site has.
     func run(_ plan: Plan, _ computed: Computed, report: BuildReport) throws(BuildFailure) -> Int {
@@ -35,8 +47,11 @@ struct PublishStage {
                 throw OutputError(message: "\(displayPath(changed)): changed while the build was reading it; nothing was published. Build again")
             }
             let files = output.fileCount
+            let changes = changesFile == nil ? [] : try output.changes()
             try output.publish(BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
-                                           ballots: report.ballots, diagnostics: log.all, omissions: log.omissions))
+                                           ballots: report.ballots, diagnostics: log.all, omissions: log.omissions,
+                                           pollKeys: pollKeys))
+            if let changesFile { try Self.writeChanges(changes, to: changesFile) }
             return files
         } catch {
             throw .io(error.message)

@@ -14,6 +14,8 @@ struct Inputs {
     var ballotPolls: Set<UUID>
     /// In file order, then record order.
     var polls: [PollSummary]
+    /// Each poll's key (PollSteps), sorted, for the build record.
+    var pollKeys: [String]
     var pages: [MarkdownPage]
     var assets: [SiteModel.Asset]
     var tipCatalog: TipCatalog
@@ -36,6 +38,9 @@ struct ReadStage {
     /// Where streamed polls are planned and rendered.
     let paths: PlannedPaths
     let render: RenderStage
+    /// BuildFingerprint.pollContext (nil for `sitegen check`) and the last build's poll keys.
+    var pollContext: String?
+    var reusablePolls: Set<String> = []
 
     func run() throws(BuildFailure) -> Inputs {
         let templates: TemplateSet
@@ -72,9 +77,11 @@ struct ReadStage {
         // The ballots are dropped when every poll is counted.
         let ballots = exports.ballots
         exports.ballots = [:]
-        let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit)
+        let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit,
+                              context: pollContext, reusable: reusablePolls)
         let polls = PollStream(loader: loader, steps: steps).run(exports.pollFiles)
         return Inputs(config: config, templates: templates, exports: exports, ballotPolls: Set(ballots.keys), polls: polls,
+                      pollKeys: steps.keys.sorted,
                       pages: pages, assets: assets, tipCatalog: tipCatalog, layout: layout, itineraries: itineraries,
                       navigation: navigation, loader: loader, plausibility: plausibility)
     }

@@ -26,6 +26,19 @@ struct RenderStage: Sendable {
         }
     }
 
+    /// Links a streamed poll's files from the last build instead (SiteOutput.reuse); false
+    /// when they must be rendered. Like `write`, does nothing once the build cannot publish.
+    func reuse(_ files: [PlannedFile]) -> Bool {
+        guard let output else { return false }
+        guard failure.message == nil, !log.hasErrors else { return true }
+        do throws(OutputError) {
+            return try output.reuse(files.map(\.path))
+        } catch {
+            failure.record(error.message)
+            return true
+        }
+    }
+
     /// The rest of the site, rendered in parallel.
     func run(_ files: PendingFiles, kit: RenderKit) throws(BuildFailure) {
         guard let output else { return }

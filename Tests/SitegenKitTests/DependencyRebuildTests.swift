@@ -1,0 +1,209 @@
+import Foundation
+@testable import SitegenCore
+@testable import SitegenInput
+@testable import SitegenKit
+@testable import SitegenOutput
+import Testing
+
+/// Rebuilds that cost what changed (issue #16): after each kind of change, a rebuild gives
+/// the tree a cold build of the same inputs gives, byte for byte; only files whose bytes
+/// changed get a new modification time; and the polls whose key did not change are linked
+/// from the last build, not rendered.
+@Suite("Dependency-aware rebuilds")
+struct DependencyRebuildTests {
+    static let x7 = "polls/X7K9M2/"
+    static let twb = "polls/TWB2AA/"
+
+    /// The golden site with its two polls in two files, a.json (X7K9M2) and b.json (TWB2AA).
+    func site() throws -> TemporarySite {
+        let site = try CommandLineTests().goldenSite()
+        let text = try site.read("Data/polls/polls.json")
+        let parts = text.components(separatedBy: "\n  },\n  {\n")
+        #expect(parts.count == 2)
+        try site.write("Data/polls/a.json", parts[0] + "\n  }\n]\n")
+        try site.write("Data/polls/b.json", "[\n  {\n" + parts[1])
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/polls/polls.json"))
+        return site
+    }
+
+    func build(_ site: TemporarySite, into output: MemoryOutput, date: String? = nil) throws -> BuildReport {
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.siteOutput = output
+        options.date = date.flatMap { ExportDateReader(timeZone: .gmt, numericDates: .reference).parse($0) }
+        return try SiteBuilder(options: options, log: DiagnosticLog()).run()
+    }
+
+    func edit(_ site: TemporarySite, _ path: String, _ change: (String) -> String) throws {
+        let before = try site.read(path)
+        let after = change(before)
+        #expect(after != before, "the edit of \(path) changed nothing")
+        try site.write(path, after)
+    }
+
+    func remove(_ site: TemporarySite, _ path: String) throws {
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent(path))
+    }
+
+    /// Builds, applies `change`, rebuilds; checks the tree against a cold build, the new
+    /// modification times against the changed bytes, and which files were linked.
+    func check(reused expected: (Set<String>) -> Set<String>, date: String? = nil,
+               sourceLocation: SourceLocation = #_sourceLocation, _ change: (TemporarySite) throws -> Void) throws {
+        let site = try site()
+        let output = MemoryOutput()
+        _ = try build(site, into: output)
+        let first = output.files
+        #expect(output.reused.isEmpty, sourceLocation: sourceLocation)
+        try change(site)
+        let report = try build(site, into: output, date: date)
+        #expect(!report.upToDate, sourceLocation: sourceLocation)
+
+        let cold = MemoryOutput()
+        _ = try build(site, into: cold, date: date)
+        #expect(output.files == cold.files, sourceLocation: sourceLocation)
+        for path in Set(output.files.keys).union(cold.files.keys).sorted() where output.files[path] != cold.files[path] {
+            Issue.record("\(path) differs from a cold build", sourceLocation: sourceLocation)
+        }
+        let renewed = Set(output.modificationTimes.filter { $0.value == 2 }.keys)
+        let changed = Set(output.files.filter { first[$0.key] != $0.value }.keys)
+        #expect(renewed == changed, sourceLocation: sourceLocation)
+        let pollFiles = Set(first.keys.filter { $0.hasPrefix("polls/") })
+        #expect(output.reused == expected(pollFiles), sourceLocation: sourceLocation)
+    }
+
+    static func of(_ prefix: String) -> (Set<String>) -> Set<String> {
+        { files in files.filter { $0.hasPrefix(prefix) } }
+    }
+    static func none(_ files: Set<String>) -> Set<String> { [] }
+    static func all(_ files: Set<String>) -> Set<String> { files }
+
+    @Test("A changed template, partial, stylesheet or site.yml value renders every poll again")
+    func globalChanges() throws {
+        try check(reused: Self.none) { try edit($0, "Templates/poll.mustache") { $0 + "<!-- poll -->\n" } }
+        try check(reused: Self.none) { try edit($0, "Templates/partials/trip-card.mustache") { $0 + "<!-- card -->\n" } }
+        try check(reused: Self.none) { try edit($0, "Templates/assets/site.css") { $0 + "\nbody { margin: 0 }\n" } }
+        try check(reused: Self.none) { try edit($0, "site.yml") { $0.replacingOccurrences(of: "title: Golden Trips", with: "title: Silver Trips") } }
+    }
+
+    @Test("Another --date renders the tips again and links every poll")
+    func tipsDate() throws {
+        try check(reused: Self.all, date: "2026-09-01T00:00:00Z") { _ in }
+    }
+
+    @Test("One new ballot renders its poll again and links the other")
+    func newBallot() throws {
+        try check(reused: Self.of(Self.twb)) {
+            try $0.write("Data/votes/new.json", #"[{"id": "a0000000-0000-0000-0000-000000000099", "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_voter_9", "rankings": [2, 0, 1], "votedAt": "2026-05-06T10:00:00Z", "modifiedAt": "2026-05-06T10:00:00Z"}]"#)
+        }
+    }
+
+    @Test("An edited poll renders again; the other is linked")
+    func editedPoll() throws {
+        try check(reused: Self.of(Self.twb)) { try edit($0, "Data/polls/a.json") { $0.replacingOccurrences(of: "Spec example <3 trips>", with: "Spec example <three trips>") } }
+    }
+
+    @Test("A deleted poll's files go; the other poll is linked")
+    func deletedPoll() throws {
+        try check(reused: Self.of(Self.x7)) { try remove($0, "Data/polls/b.json") }
+    }
+
+    @Test("A poll moved to another file, or a ballot moved to another vote file, renders nothing again")
+    func moves() throws {
+        try check(reused: Self.all) { site in
+            let b = try site.read("Data/polls/b.json")
+            try edit(site, "Data/polls/a.json") { String($0.dropLast(3)) + ",\n" + String(b.dropFirst(2)) }
+            try remove(site, "Data/polls/b.json")
+        }
+        try check(reused: Self.all) { site in
+            let tie = try site.read("Data/votes/tie.json")
+            let lines = tie.components(separatedBy: "\n")
+            let moved = lines[2]
+            try site.write("Data/votes/tie.json", [lines[0], String(lines[1].dropLast())] .joined(separator: "\n") + "\n]\n")
+            try edit(site, "Data/votes/spec-example.json") { $0.replacingOccurrences(of: "\n]", with: ",\n" + moved + "\n]") }
+        }
+    }
+
+    @Test("A renamed share code publishes the poll under its new code and removes the old")
+    func renamedShareCode() throws {
+        try check(reused: Self.of(Self.twb)) { try edit($0, "Data/polls/a.json") { $0.replacingOccurrences(of: "\"x7k9m2\"", with: "\"x7k9m3\"") } }
+    }
+
+    // MARK: On disk
+
+    func buildOnDisk(_ site: TemporarySite, into folder: String = "Output") throws {
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.output = site.root.appendingPathComponent(folder)
+        _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+    }
+
+    func newBallot(_ site: TemporarySite) throws {
+        try site.write("Data/votes/new.json", #"[{"id": "a0000000-0000-0000-0000-000000000099", "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_voter_9", "rankings": [2, 0, 1], "votedAt": "2026-05-06T10:00:00Z", "modifiedAt": "2026-05-06T10:00:00Z"}]"#)
+    }
+
+    /// Builds on disk, lets `tamper` touch the output or its state, adds a ballot, rebuilds;
+    /// returns the files whose inode changed, after checking the tree against a cold build.
+    func relinkedOnDisk(sourceLocation: SourceLocation = #_sourceLocation, _ tamper: (TemporarySite) throws -> Void) throws -> Set<String> {
+        let site = try site()
+        try buildOnDisk(site)
+        let before = try IncrementalTests().identities(site.root.appendingPathComponent("Output"))
+        try tamper(site)
+        try newBallot(site)
+        try buildOnDisk(site)
+        try buildOnDisk(site, into: "Cold")
+        let after = try IncrementalTests().identities(site.root.appendingPathComponent("Output"))
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == fileTree(site.root.appendingPathComponent("Cold")),
+                sourceLocation: sourceLocation)
+        return Set(after.filter { before[$0.key]?.inode != $0.value.inode }.keys)
+    }
+
+    @Test("On disk, one new ballot links the other poll's files: same inode, same mtime")
+    func newBallotOnDisk() throws {
+        let renewed = try relinkedOnDisk { _ in }
+        // What the ballot changes: its poll's page, results and picture (the voter count), the home page, the manifest.
+        #expect(renewed == ["index.html", "manifest.json", "polls/X7K9M2/index.html", "polls/X7K9M2/preview.png", "polls/X7K9M2/results.json"])
+    }
+
+    @Test("A published file touched since the last build, or a state with other poll keys, is rendered again, not linked blindly")
+    func tamperedOnDisk() throws {
+        let touched = try relinkedOnDisk { site in
+            let page = site.root.appendingPathComponent("Output/polls/TWB2AA/index.html")
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: page.path)
+        }
+        #expect(touched.contains("polls/TWB2AA/index.html"))
+        let foreign = try relinkedOnDisk { site in
+            let state = BuildState.url(for: site.root.appendingPathComponent("Output"))
+            var lines = try String(contentsOf: state, encoding: .utf8).components(separatedBy: "\n")
+            let keys = try #require(lines[0].range(of: #""pollKeys": \[[^\]]*\]"#, options: .regularExpression))
+            lines[0].replaceSubrange(keys, with: #""pollKeys": ["from another sitegen"]"#)
+            try Data(lines.joined(separator: "\n").utf8).write(to: state)
+        }
+        // Rendered again, each file is still linked when its bytes are the recorded ones.
+        #expect(foreign == ["index.html", "manifest.json", "polls/X7K9M2/index.html", "polls/X7K9M2/preview.png", "polls/X7K9M2/results.json"])
+    }
+
+    // MARK: --changes
+
+    @Test("--changes lists added, changed and removed paths in path order, and is empty when nothing changed")
+    func changesFile() throws {
+        let site = try site()
+        let changes = site.root.appendingPathComponent("changes.txt")
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.changesFile = changes
+        func build() throws -> [String] {
+            _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+            return try String(contentsOf: changes, encoding: .utf8).components(separatedBy: "\n")
+        }
+        let first = try build()
+        let tree = try fileTree(site.root.appendingPathComponent("Output"))
+        #expect(first == tree.keys.sorted().map { "A " + $0 } + [""])
+        #expect(try build() == [""])
+        try edit(site, "Data/polls/a.json") { $0.replacingOccurrences(of: "\"x7k9m2\"", with: "\"x7k9m3\"") }
+        let renamed = try build()
+        let old = tree.keys.filter { $0.hasPrefix(Self.x7) }.sorted()
+        #expect(renamed.filter { $0.hasPrefix("D ") } == old.map { "D " + $0 })
+        #expect(renamed.filter { $0.hasPrefix("A ") } == old.map { "A " + $0.replacingOccurrences(of: "X7K9M2", with: "X7K9M3") })
+        #expect(renamed.filter { $0.hasPrefix("M ") } == ["M index.html", "M manifest.json", "M sitemap.xml"])
+        let paths = renamed.dropLast().map { String($0.dropFirst(2)) }
+        #expect(renamed.last == "")
+        #expect(paths == paths.sorted())
+    }
+}
