@@ -33,11 +33,11 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
-        // Debian's cairo and libpng: link preview images (SitegenRender/Previews).
+        // Debian's cairo and zlib: link preview images (SitegenRender/Previews).
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev", "libpng-dev", "fonts-dejavu-core"])]
+            providers: [.apt(["libcairo2-dev", "zlib1g-dev", "fonts-dejavu-core"])]
         ),
         // renameat2(RENAME_EXCHANGE): swaps the staged site into place atomically.
         .target(name: "CFileSwap"),

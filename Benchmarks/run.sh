@@ -229,7 +229,7 @@ for n in "${SIZES[@]}"; do
             die "page counts differ by more than 1%: sitegen $sitegen_pages, Hugo $hugo_pages (sitegen's page rules changed? update generate.py)"
         fi
     else
-        say "N=$n: skipping Hugo (N > HUGO_MAX_N=$HUGO_MAX_N)"
+        say "N=$n: skipping Hugo (${ONLY:+ONLY=$ONLY}${ONLY:-N > HUGO_MAX_N=$HUGO_MAX_N})"
     fi
 
     hugo_bytes=0

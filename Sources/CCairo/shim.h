@@ -1,4 +1,4 @@
-// cairo draws the link preview cards; zlib compresses them (Sources/SitegenKit/Previews).
+// cairo draws the link preview cards; zlib compresses them (Sources/SitegenRender/Previews).
 #include <cairo.h>
 #include <zlib.h>
 
