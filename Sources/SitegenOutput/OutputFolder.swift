@@ -5,8 +5,10 @@ import SitegenCore
 /// The published site as a folder on disk (SiteOutput), with its staging folder, lock file
 /// and build state beside it.
 ///
-/// A build writes everything into the staging folder and swaps it in only when every file
-/// was written, so a failed or killed build leaves the previous site exactly as it was.
+/// A first build writes everything into the staging folder and swaps it in only when every
+/// file was written, so a failed or killed build leaves the previous site exactly as it was.
+/// A rebuild stages only the files that changed and moves them in through a journal
+/// (OutputFolder+InPlace.swift), so its cost follows the change, not the site.
 /// A lock file beside the output keeps two builds from interleaving. The build state
 /// (BuildState) records what the last build wrote: what a rebuild may replace, and which
 /// files it links instead of writing again.
@@ -21,15 +23,27 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     private var lockDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
     /// The previous build's files, for linking unchanged ones instead of writing them.
-    private var previous: [DigestKey: WrittenFile] = [:]
+    var previous: [DigestKey: WrittenFile] = [:]
     public private(set) var lastPollKeys: Set<String> = []
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
     /// (the sitemap's files, manifest.json).
     private var written: OutputList?
-    private var late: [OutputList.Entry] = []
+    var late: [OutputList.Entry] = []
     /// Replaced and abandoned sites are removed by a detached process (see `discard`).
     private let removesInBackground: Bool
+    /// The last build's record is usable: only new and changed files are staged, and they
+    /// are moved into the published folder in place (OutputFolder+InPlace.swift).
+    package private(set) var updatesInPlace = false
+    /// With `updatesInPlace`, the paths written into the staging folder.
+    package let staged = StagedPaths()
+    package var journal: URL { workFolder.appendingPathComponent("\(workPrefix)journal") }
+    /// An interrupted rebuild's journal could not be read: this build replaces the whole
+    /// folder, which is all sitegen's, without comparing it with the last build's record.
+    var replacesUnfinishedUpdate = false
+    /// For tests: stops an in-place update as a kill would, with the journal and the build
+    /// state written and no file moved.
+    package var stopsBeforeMoving = false
 
     /// The output folder is a mount point: it cannot be renamed, so the new site is staged
     /// inside it and swapped in entry by entry (`swapContents`).
@@ -98,6 +112,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         guard flock(lockDescriptor, LOCK_EX) == 0 else {
             throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
         }
+        // A rebuild killed while moving its files in: finish the move (roll forward).
+        try finishInterruptedUpdate()
         // What earlier builds left: a staging folder (killed build), a removal cut short.
         let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: workFolder.path)) ?? [])
             .filter { $0.hasPrefix(trashPrefix) }
@@ -125,6 +141,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// Otherwise every file in the folder must be recorded or kept (`checkOwnership`), and
     /// the recorded files are remembered for linking unchanged ones.
     public func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord? {
+        if replacesUnfinishedUpdate { return nil }
         let state = BuildState.read(for: output)
         if let state, state.record.fingerprint == fingerprint, Self.isSitegenOutput(output), state.isIntact(output) {
             abandon()
@@ -133,6 +150,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let index = state?.outputIndex()
         try checkOwnership(recorded: index)
         previous = index ?? [:]
+        updatesInPlace = !previous.isEmpty
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
         return nil
     }
@@ -159,6 +177,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             found.append((path, old))
         }
         for (path, old) in found {
+            if updatesInPlace {
+                list.add(path, old)
+                continue
+            }
             do {
                 if let slash = path.lastIndex(of: "/") {
                     try directories.create(String(path[..<slash]), inside: stagingPath)
@@ -180,19 +202,27 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         // large builds.
         let target = stagingPath + "/" + path
         do {
-            if let slash = path.lastIndex(of: "/") {
-                try directories.create(String(path[..<slash]), inside: stagingPath)
-            }
             if let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
-                if Self.isRecorded(published, old), link(published, target) == 0 {
-                    return old.modified
+                if Self.isRecorded(published, old) {
+                    // In place, an unchanged file is simply left where it is.
+                    if updatesInPlace { return old.modified }
+                    try makeParent(of: path)
+                    if link(published, target) == 0 { return old.modified }
                 }
             }
+            try makeParent(of: path)
             let modified = try fileSystem.writeFile(target, bytes)
+            if updatesInPlace { staged.add(path) }
             return modified != 0 ? modified : Self.modificationTime(target)
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    private func makeParent(of path: String) throws {
+        if let slash = path.lastIndex(of: "/") {
+            try directories.create(String(path[..<slash]), inside: stagingPath)
         }
     }
 
@@ -210,15 +240,23 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             try produce(&stream)
             var result = try stream.finish()
             try file.close()
+            var unchanged = false
             if let old = previous[DigestKey(path)], old.hash == result.hash, old.size == result.size {
                 let published = outputPath + "/" + path
                 if Self.isRecorded(published, old) {
-                    guard unlink(target) == 0, link(published, target) == 0 else {
+                    unchanged = true
+                    guard unlink(target) == 0, updatesInPlace || link(published, target) == 0 else {
                         throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
                     }
+                    result.modified = old.modified
                 }
             }
-            result.modified = Self.modificationTime(target)
+            if !unchanged {
+                if updatesInPlace { staged.add(path) }
+                result.modified = Self.modificationTime(target)
+            } else if !updatesInPlace {
+                result.modified = Self.modificationTime(target)
+            }
             late.append((path, result))
             return result
         } catch {
@@ -269,14 +307,16 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// the new one must not leave an old fingerprint next to a new site. Without a state
     /// the next build is simply a full one.
     public func publish(_ record: BuildRecord) throws(OutputError) {
+        if updatesInPlace, try publishInPlace(record) { return }
         try carryOverKept()
         BuildState.remove(for: output)
         try commit()
+        if replacesUnfinishedUpdate { unlink(journal.path) }
         let list = self.list, late = self.late
         try? BuildState.save(for: output, record, outputs: { body in try list.forEachSorted(adding: late, body) })
     }
 
-    private var list: OutputList {
+    var list: OutputList {
         guard let written else { preconditionFailure("OutputFolder.open() comes before writing") }
         return written
     }
@@ -374,7 +414,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         }
     }
 
-    private func unlock() {
+    func unlock() {
         if lockDescriptor >= 0 {
             flock(lockDescriptor, LOCK_UN)
             close(lockDescriptor)

@@ -1,0 +1,228 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+
+/// A rebuild updates the published folder in place, so that what it costs follows the change.
+///
+/// A first build stages a whole site and swaps it in (`commit`). A rebuild with the last
+/// build's record could do the same only by hard-linking every unchanged file into the
+/// staging folder — a `mkdir` per folder and a `link` per file, 140,000 of them for 10,000
+/// polls, which was half of a one-ballot rebuild — and removing the replaced tree after.
+/// Instead a rebuild leaves unchanged files where they are, stages only new and changed
+/// ones, and when every file is written:
+///
+/// 1. writes a journal beside the output: the paths to remove and the staged paths to move in;
+/// 2. saves the new build state (its files' times are those the moves keep);
+/// 3. removes the dropped files (and folders left empty), then renames each staged file
+///    into place, each rename atomic;
+/// 4. deletes the journal.
+///
+/// A build that fails before step 1 leaves the published site untouched, as a full build
+/// does. A build killed after it leaves the journal, and the next build (or `serve`)
+/// finishes the moves before anything else (`finishInterruptedUpdate`): the site is never
+/// left half old and half new. While the moves run — a few milliseconds for a new ballot —
+/// a reader may see some pages new and others old; the full swap, which a first build and
+/// any rebuild that cannot move its files in place use, switches the whole site at once
+/// (docs/publishing.md, "How a rebuild publishes").
+extension OutputFolder {
+    static let journalFormat = "sitegen-journal 1"
+
+    /// Publishes the staged changes in place; false when they cannot be (a staged file
+    /// would replace a folder, or a folder a file), after the staging folder was completed
+    /// with links to every unchanged file so that the full swap can publish it instead.
+    func publishInPlace(_ record: BuildRecord) throws(OutputError) -> Bool {
+        let moved = staged.all.sorted()
+        let removed = try removedPaths()
+        guard canMove(moved) else {
+            try completeStaging(except: Set(moved))
+            return false
+        }
+        try writeJournal(moved: moved, removed: removed)
+        let list = self.list, late = self.late
+        if (try? BuildState.save(for: output, record, outputs: { body in try list.forEachSorted(adding: late, body) })) == nil {
+            // Without a state the next build is simply a full one.
+            BuildState.remove(for: output)
+        }
+        if stopsBeforeMoving { return true }
+        try apply(moved: moved, removed: removed)
+        unlink(journal.path)
+        discard(staging)
+        unlock()
+        return true
+    }
+
+    /// Finishes the moves of a rebuild that was killed after writing its journal. A journal
+    /// that cannot be read (another version wrote it) leaves the site part old, part new,
+    /// all of it sitegen's: it stays until a full build has replaced the whole folder
+    /// (`replacesUnfinishedUpdate`).
+    package func finishInterruptedUpdate() throws(OutputError) {
+        guard Self.exists(journal.path) else { return }
+        guard let (moved, removed) = Self.readJournal(journal.path) else {
+            replacesUnfinishedUpdate = true
+            return
+        }
+        try apply(moved: moved, removed: removed)
+        unlink(journal.path)
+    }
+
+    private func isKept(_ path: String) -> Bool {
+        keep.contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+
+    /// The last build's files that this build did not write, from the recorded list and the
+    /// new one, both in path order, walked side by side. A new path that is also kept
+    /// (`keep:`) is an error, as in a full build (`carryOverKept`).
+    private func removedPaths() throws(OutputError) -> [String] {
+        guard let state = BuildState.read(for: output) else { return [] }
+        var removed: [String] = []
+        do {
+            var new = try list.sorted(adding: late)
+            var next = try new.next()
+            func advance() throws {
+                if let path = next?.path, isKept(path) {
+                    throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(path)))
+                }
+                next = try new.next()
+            }
+            try state.forEachOutput { path, _ in
+                let old = Array(path.utf8)
+                while let entry = next, OutputList.precedes(Array(entry.path.utf8), old) { try advance() }
+                if next?.path == path { try advance() } else { removed.append(path) }
+            }
+            while next != nil { try advance() }
+        } catch let error as OutputError {
+            throw error
+        } catch {
+            throw OutputError(message: "\(displayPath(BuildState.url(for: output))): cannot read the last build's files: \(error)")
+        }
+        return removed
+    }
+
+    /// Whether each staged file can be renamed into place: nothing but a plain file at its
+    /// path, and nothing but folders above it.
+    private func canMove(_ moved: [String]) -> Bool {
+        var folders = Set<Substring>()
+        for path in moved {
+            var info = stat()
+            if lstat(outputPath + "/" + path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { return false }
+            var end = path.startIndex
+            while let slash = path[end...].firstIndex(of: "/") {
+                let folder = path[..<slash]
+                end = path.index(after: slash)
+                guard folders.insert(folder).inserted else { continue }
+                if lstat(outputPath + "/" + folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { return false }
+            }
+        }
+        return true
+    }
+
+    /// Links every file of the new site that was not staged (left in place as unchanged)
+    /// into the staging folder, which then holds the whole site, as a full build's does.
+    private func completeStaging(except moved: Set<String>) throws(OutputError) {
+        let folders = CreatedDirectories()
+        do {
+            try list.forEachSorted(adding: late) { path, _ in
+                guard !moved.contains(path) else { return }
+                if let slash = path.lastIndex(of: "/") {
+                    try folders.create(String(path[..<slash]), inside: stagingPath)
+                }
+                guard link(outputPath + "/" + path, stagingPath + "/" + path) == 0 else {
+                    throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot link from the last build: \(String(cString: strerror(errno)))")
+                }
+            }
+        } catch let error as OutputError {
+            throw error
+        } catch {
+            throw OutputError(message: "\(displayPath(output)): cannot read back the list of written files: \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes `removed` (and the folders they leave empty), then moves each of `moved` from
+    /// the staging folder into place. Safe to repeat: a file already moved or removed is
+    /// passed over.
+    private func apply(moved: [String], removed: [String]) throws(OutputError) {
+        for path in removed {
+            unlink(outputPath + "/" + path)
+            var folder = path
+            while let slash = folder.lastIndex(of: "/") {
+                folder = String(folder[..<slash])
+                // Fails, and stops, at the first folder that still holds something.
+                guard rmdir(outputPath + "/" + folder) == 0 else { break }
+            }
+        }
+        let folders = CreatedDirectories()
+        for path in moved {
+            let from = stagingPath + "/" + path, to = outputPath + "/" + path
+            do {
+                if let slash = path.lastIndex(of: "/") {
+                    try folders.create(String(path[..<slash]), inside: outputPath)
+                }
+            } catch {
+                throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot move the new file into place: \(error.localizedDescription)")
+            }
+            if rename(from, to) != 0 {
+                // Moved by the run this one finishes.
+                if errno == ENOENT && !Self.exists(from) { continue }
+                throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot move the new file into place: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// One line each: the format, then `D "path"` for each removal and `M "path"` for each
+    /// move, paths as JSON strings (a path may hold a line break). Written under a temporary
+    /// name and renamed, so a journal is whole or absent.
+    private func writeJournal(moved: [String], removed: [String]) throws(OutputError) {
+        var bytes = Array((Self.journalFormat + "\n").utf8)
+        for (letter, paths) in [("D", removed), ("M", moved)] {
+            for path in paths {
+                bytes += "\(letter) ".utf8
+                JSONOutput.appendString(path, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+        }
+        let temporary = journal.path + ".tmp"
+        do {
+            let file = try ChunkedFile(temporary)
+            try file.write(bytes)
+            try file.close()
+        } catch {
+            throw OutputError(message: "\(displayPath(journal)): cannot write the list of files to move in: \(error.localizedDescription)")
+        }
+        guard rename(temporary, journal.path) == 0 else {
+            throw OutputError(message: "\(displayPath(journal)): cannot write the list of files to move in: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static func readJournal(_ path: String) -> (moved: [String], removed: [String])? {
+        guard let lines = try? LineReader(path: path), let first = try? lines.next(),
+              String(decoding: first, as: UTF8.self) == journalFormat else { return nil }
+        var moved: [String] = [], removed: [String] = []
+        do {
+            while let line = try lines.next() {
+                guard line.count > 2, let letter = line.first, line[line.startIndex + 1] == UInt8(ascii: " ") else { return nil }
+                let path = try JSONField(try JSONParser.parse(Array(line.dropFirst(2)))).string()
+                guard SafePath.isSafe(path) else { return nil }
+                switch letter {
+                case UInt8(ascii: "M"): moved.append(path)
+                case UInt8(ascii: "D"): removed.append(path)
+                default: return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+        return (moved, removed)
+    }
+}
+
+/// The paths a rebuild wrote into its staging folder, gathered from the parallel workers.
+package final class StagedPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [String] = []
+
+    func add(_ path: String) {
+        lock.withLock { paths.append(path) }
+    }
+
+    var all: [String] { lock.withLock { paths } }
+}

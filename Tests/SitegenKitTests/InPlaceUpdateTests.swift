@@ -1,0 +1,123 @@
+import Foundation
+@testable import SitegenCore
+@testable import SitegenKit
+@testable import SitegenOutput
+import Testing
+
+/// A rebuild stages only what changed and moves it into the published folder through a
+/// journal (OutputFolder+InPlace.swift): the result is the tree a cold build gives, and a
+/// rebuild killed halfway is finished by the next one.
+@Suite("In-place rebuilds")
+struct InPlaceUpdateTests {
+    let rebuilds = DependencyRebuildTests()
+
+    func output(_ site: TemporarySite) -> URL { site.root.appendingPathComponent("Output") }
+
+    /// What sitegen leaves beside the output besides the lock and the state: nothing.
+    func workFiles(_ site: TemporarySite) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: site.root.path)
+            .filter { $0.hasPrefix(".Output.sitegen-") && !$0.hasSuffix("-lock") && !$0.hasSuffix("-state.json") }.sorted()
+    }
+
+    func folders(_ root: URL) -> Set<String> {
+        var found = Set<String>()
+        let base = root.standardizedFileURL.path
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey])
+        while let url = enumerator?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+                found.insert(String(url.standardizedFileURL.path.dropFirst(base.count + 1)))
+            }
+        }
+        return found
+    }
+
+    @Test("A renamed share code: the new poll moved in, the old one's files and folders gone, nothing left beside")
+    func renamedShareCode() throws {
+        let site = try rebuilds.site()
+        try rebuilds.buildOnDisk(site)
+        try rebuilds.edit(site, "Data/polls/a.json") { $0.replacingOccurrences(of: "\"x7k9m2\"", with: "\"x7k9m3\"") }
+        try rebuilds.buildOnDisk(site)
+        try rebuilds.buildOnDisk(site, into: "Cold")
+        #expect(try fileTree(output(site)) == fileTree(site.root.appendingPathComponent("Cold")))
+        #expect(folders(output(site)) == folders(site.root.appendingPathComponent("Cold")))
+        #expect(!folders(output(site)).contains("polls/X7K9M2"))
+        #expect(try workFiles(site) == [])
+    }
+
+    func record(_ fingerprint: String, files: Int) -> BuildRecord {
+        BuildRecord(fingerprint: fingerprint, pages: 1, files: files, polls: 0, ballots: 0, diagnostics: [])
+    }
+
+    func publish(_ site: TemporarySite, _ fingerprint: String, _ files: [String: String], killed: Bool = false) throws {
+        let folder = OutputFolder(output: output(site))
+        folder.stopsBeforeMoving = killed
+        try folder.open()
+        #expect(try folder.lastBuild(matching: fingerprint) == nil)
+        for (path, text) in files { try folder.write(path, Array(text.utf8)) }
+        try folder.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: [], hiddenPrefix: nil))
+        try folder.publish(record(fingerprint, files: files.count + 1))
+    }
+
+    @Test("A file where a folder was (or a folder where a file was) falls back to the full swap")
+    func fileReplacesFolder() throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["a/index.html": "<p>a", "b": "b", "c/d.html": "d"])
+        try publish(site, "two", ["a": "a is a file now", "b/index.html": "b is a folder now", "c/d.html": "d"])
+        let tree = try fileTree(output(site)).mapValues { String(decoding: $0, as: UTF8.self) }
+        #expect(tree.filter { $0.key != "manifest.json" } == ["a": "a is a file now", "b/index.html": "b is a folder now", "c/d.html": "d"])
+        #expect(try workFiles(site) == [])
+        try publish(site, "three", ["a": "a is a file now", "b/index.html": "b changed", "c/d.html": "d"])
+        #expect(try site.read("Output/b/index.html") == "b changed")
+    }
+
+    @Test("A kept path that a rebuild writes, changed or not, is refused (exit 3) and the site stays")
+    func keptAndWritten() throws {
+        let site = try rebuilds.site()
+        try rebuilds.buildOnDisk(site)
+        let before = try fileTree(output(site))
+        try site.write("site.yml", try site.read("site.yml") + "keep: [tips/index.html]\n")
+        #expect(throws: BuildFailure.self) { try rebuilds.buildOnDisk(site) }
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 3)
+        #expect(result.stderr == "error: Output/tips/index.html: listed under `keep:` in site.yml, but sitegen writes this path\n")
+        #expect(try fileTree(output(site)) == before)
+    }
+
+    func text(_ site: TemporarySite) throws -> [String: String] {
+        try fileTree(output(site)).filter { $0.key != "manifest.json" }.mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("A rebuild killed while moving its files in is finished by the next build before anything else")
+    func killedMidway() throws {
+        let site = try TemporarySite()
+        let first = ["a/index.html": "a", "b/index.html": "b", "c/index.html": "c"]
+        let second = ["a/index.html": "a", "b/index.html": "b2", "d/e/index.html": "new"]
+        try publish(site, "one", first)
+        try publish(site, "two", second, killed: true)
+        #expect(try text(site) == first)
+        #expect(try workFiles(site) == [".Output.sitegen-journal", ".Output.sitegen-staging"])
+        // The kill came after the first move.
+        #expect(rename(site.root.appendingPathComponent(".Output.sitegen-staging/b/index.html").path,
+                       output(site).appendingPathComponent("b/index.html").path) == 0)
+
+        let next = OutputFolder(output: output(site))
+        try next.open()
+        #expect(try text(site) == second)
+        #expect(!folders(output(site)).contains("c"))
+        // The state saved before the moves describes the finished site: nothing to do.
+        #expect(try next.lastBuild(matching: "two") != nil)
+        #expect(try workFiles(site) == [])
+    }
+
+    @Test("An unreadable journal: the next build replaces the whole folder, which is all sitegen's, and drops it")
+    func unreadableJournal() throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["a/index.html": "a", "c/index.html": "c"])
+        try publish(site, "two", ["a/index.html": "a2", "d/index.html": "d"], killed: true)
+        try site.write(".Output.sitegen-journal", "sitegen-journal 99\nX something\n")
+        // Even with the same fingerprint: what is published is unknown.
+        try publish(site, "two", ["a/index.html": "a2", "d/index.html": "d"])
+        #expect(try text(site) == ["a/index.html": "a2", "d/index.html": "d"])
+        #expect(try workFiles(site) == [])
+    }
+}
