@@ -15,6 +15,8 @@ public struct BuildFingerprint: Sendable, Equatable {
     /// `--seed` and SOURCE_DATE_EPOCH are left out: polls render without the build time
     /// and tips (PollSteps.kit). Part of each poll's key (PollSteps).
     let pollContext: String
+    /// Each input file's SHA-256, by standardized path (PollFileCache compares poll files by it).
+    let hashes: [String: String]
 
     /// Each input file's size and modification time when it was hashed, to notice a file
     /// that changes while the build reads it.
@@ -51,6 +53,8 @@ public struct BuildFingerprint: Sendable, Equatable {
         return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)),
                                 inputs: values.map(\.published).sorted { $0.path < $1.path },
                                 pollContext: sha256Hex(Array(pollLines.joined(separator: "\n").utf8)),
+                                hashes: Dictionary(zip(sources, values).map { ($0.0.url.standardizedFileURL.path, $0.1.fingerprint.sha256) },
+                                                   uniquingKeysWith: { first, _ in first }),
                                 stamps: zip(sources, values).map { ($0.url, $1.stamp) })
     }
 

@@ -109,6 +109,9 @@ public final class BuildReporter: @unchecked Sendable {
             timer = nil
             clearStatus()
         }
+        if verbosity == .verbose, case .success(let report) = result, !report.upToDate, report.pollFiles > 0 {
+            streams.standardError("  \(report.pollFilesLine)\n")
+        }
         let summarised = Set(omissions.compactMap(\.summary))
         for diagnostic in diagnostics {
             report(diagnostic, annotate: !summarised.contains(diagnostic.summary ?? ""))

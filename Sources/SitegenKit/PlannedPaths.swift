@@ -21,14 +21,19 @@ final class PlannedPaths: @unchecked Sendable {
 
     /// Claims and counts `files`; nil when every path is new and safe, else why not.
     func plan(_ files: [PlannedFile], listPolls: Bool) -> String? {
-        let pages = files.count { $0.path.hasSuffix(".html") }
-        let listed = files.count { Sitemap.lists($0.path, listPolls: listPolls) }
+        plan(paths: files.map(\.path), listPolls: listPolls)
+    }
+
+    /// The same for files known by path only (a poll kept from the last build).
+    func plan(paths: [String], listPolls: Bool) -> String? {
+        let pages = paths.count { $0.hasSuffix(".html") }
+        let listed = paths.count { Sitemap.lists($0, listPolls: listPolls) }
         lock.withLock {
-            counts.files += files.count
+            counts.files += paths.count
             counts.pages += pages
             counts.sitemapPages += listed
         }
-        return claim(files.map(\.path))
+        return claim(paths)
     }
 
     /// nil when every path is new and safe, else why not.

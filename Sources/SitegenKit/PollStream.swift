@@ -9,26 +9,94 @@ import SitegenRender
 /// is read, each of its polls goes through the later stages' steps for one poll (PollSteps),
 /// and then only its summary is kept. Polls are most of a site, so memory stays flat however
 /// many there are (issue #8); files are processed in parallel, and the polls of one file too.
+///
+/// A file whose bytes and ballots are those of the last build is not read at all: its
+/// share of the build comes from the last build's PollFileCache (issue #16).
 struct PollStream {
     let loader: ExportLoader
     let steps: PollSteps
+    let log: DiagnosticLog
+    /// The build's date collector (nil for none).
+    let dates: DatePlausibility?
+    /// The last build's shares, when written in this build's context.
+    let last: PollFileCache?
+    /// This build's shares for the next build; nil when nothing is kept (`sitegen check`).
+    let next: PollFileCache?
+    /// Each input file's SHA-256 by standardized path (BuildFingerprint.hashes).
+    let hashes: [String: String]
 
-    /// Every poll of `urls`, summarised in file order, then record order.
-    func run(_ urls: [URL]) -> [PollSummary] {
+    /// Every poll of `urls`, summarised in file order, then record order, and the shares of
+    /// the files this build can hand to the next.
+    func run(_ urls: [URL]) -> (summaries: [PollSummary], cache: PollFileCache?, read: Int) {
         let summaries = ConcurrentResults<[PollSummary]>(count: urls.count)
+        let read = ConcurrentResults<Bool>(count: urls.count)
+        let entries = ConcurrentResults<PollFileCache.Entry>(count: urls.count)
         DispatchQueue.concurrentPerform(iterations: urls.count) { fileIndex in
-            let (polls, _) = loader.loadFile(urls[fileIndex], cloudKit: CloudKitDump.poll) { (decoder, field, source) throws(FieldError) in
-                try decoder.poll(field, source: source)
+            let url = urls[fileIndex]
+            let path = url.standardizedFileURL.path
+            if let entry = last?.files[path], entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty),
+               entry.ballots == steps.ballotDigest(entry.polls.map(\.summary.id)), steps.reuse(entry) {
+                replay(entry)
+                summaries[fileIndex] = entry.polls.map(\.summary)
+                entries[fileIndex] = entry
+                return
             }
-            let results = ConcurrentResults<PollSummary>(count: polls.count)
-            DispatchQueue.concurrentPerform(iterations: polls.count) { index in
-                results[index] = steps.publish(polls[index])
-            }
-            summaries[fileIndex] = results.values
+            let (polls, entry) = self.read(url)
+            read[fileIndex] = true
+            summaries[fileIndex] = polls
+            entries[fileIndex] = entry
             // The file's parse tree and pages are freed; give the pages back to the system.
             sitegen_trim_heap()
         }
-        return Array(summaries.values.joined())
+        let readCount = read.values.count
+        guard var cache = next else { return (Array(summaries.values.joined()), nil, readCount) }
+        for (index, url) in urls.enumerated() {
+            let entry = entries[index]
+            if let entry { cache.files[url.standardizedFileURL.path] = entry }
+        }
+        return (Array(summaries.values.joined()), cache, readCount)
+    }
+
+    /// Reads one poll file and publishes its polls; returns their summaries, and the file's
+    /// share when the next build may reuse it.
+    private func read(_ url: URL) -> ([PollSummary], PollFileCache.Entry?) {
+        let fileLog = DiagnosticLog(keepsEvery: log.keepsEvery)
+        let fileDates = DatePlausibility(numericDates: loader.decoder.dates.numericDates)
+        let (polls, _) = loader.capturing(to: fileLog, dates: fileDates).loadFile(url, cloudKit: CloudKitDump.poll) { (decoder, field, source) throws(FieldError) in
+            try decoder.poll(field, source: source)
+        }
+        let results = ConcurrentResults<PollSteps.Published>(count: polls.count)
+        DispatchQueue.concurrentPerform(iterations: polls.count) { index in
+            results[index] = steps.publish(polls[index], log: fileLog)
+        }
+        let published = results.values
+        let diagnostics = fileLog.all, omissions = fileLog.omissions
+        diagnostics.forEach(log.add)
+        omissions.forEach(log.add)
+        let share = fileDates.share
+        dates?.add(share)
+
+        let shown = displayPath(url)
+        guard next != nil, let sha256 = hashes[url.standardizedFileURL.path], !fileLog.hasErrors,
+              !steps.layout.metSharedWarnings(shown), diagnostics.allSatisfy({ $0.file == shown }),
+              omissions.allSatisfy({ $0.file == nil || $0.file == shown }), share.numeric.keys.allSatisfy({ $0 == shown }) else {
+            return (published.map(\.summary), nil)
+        }
+        var kept: [PollFileCache.KeptPoll] = []
+        for poll in published {
+            guard let key = poll.key else { return (published.map(\.summary), nil) }
+            kept.append(PollFileCache.KeptPoll(summary: poll.summary, key: key, paths: poll.paths))
+        }
+        return (published.map(\.summary), PollFileCache.Entry(
+            sha256: sha256, ballots: steps.ballotDigest(polls.map(\.id)), polls: kept,
+            diagnostics: diagnostics, omissions: omissions, dates: share))
+    }
+
+    /// What the file gave the last build, given again: its diagnostics and dates.
+    private func replay(_ entry: PollFileCache.Entry) {
+        entry.diagnostics.forEach(log.add)
+        entry.omissions.forEach(log.add)
+        dates?.add(entry.dates)
     }
 }
 
@@ -49,23 +117,55 @@ struct PollSteps: Sendable {
     /// This build's poll keys, for the build record.
     let keys = PollKeys()
 
-    func publish(_ poll: Poll) -> PollSummary {
+    struct Published: Sendable {
+        var summary: PollSummary
+        /// nil without a context (`sitegen check`) or when its files were refused.
+        var key: String?
+        var paths: [String]
+    }
+
+    func publish(_ poll: Poll, log: DiagnosticLog? = nil) -> Published {
         let published = ComputeStage.count(poll, ballots: ballots[poll.id] ?? [], config: config)
-        let files = PlanStage.files(for: published, config: config, layout: layout)
+        let files = PlanStage.files(for: published, config: config, layout: layout, log: log)
+        var key: String?
         if let refusal = paths.plan(files, listPolls: config.listPolls) {
             render.failure.record(refusal)
         } else if let context {
             // The files are a function of the counted poll and the context alone: the same key
             // means the same paths and bytes as the last build's, linked without rendering.
-            let key = ValueDigest.of(published, context: context)
-            keys.add(key)
-            if !(reusable.contains(key) && render.reuse(files)) {
+            key = ValueDigest.of(published, context: context)
+            keys.add(key!)
+            if !(reusable.contains(key!) && render.reuse(files)) {
                 render.write(files, kit: kit)
             }
         } else {
             render.write(files, kit: kit)
         }
-        return PollSummary(published)
+        return Published(summary: PollSummary(published), key: key, paths: files.map(\.path))
+    }
+
+    /// Publishes the polls of a file kept from the last build (PollFileCache) without
+    /// reading it: their files are taken as they are. False when any of them is not as the
+    /// last build left it; then the file is read.
+    func reuse(_ entry: PollFileCache.Entry) -> Bool {
+        guard context != nil, render.reuse(paths: entry.polls.flatMap(\.paths)) else { return false }
+        for poll in entry.polls {
+            if let refusal = paths.plan(paths: poll.paths, listPolls: config.listPolls) { render.failure.record(refusal) }
+            keys.add(poll.key)
+        }
+        return true
+    }
+
+    /// A digest of the ballots of the polls `ids`, in order: a poll file is read again when
+    /// its polls' ballots changed, even if its bytes did not.
+    func ballotDigest(_ ids: [UUID]) -> String {
+        var bytes: [UInt8] = []
+        for id in ids {
+            withUnsafeBytes(of: id.uuid) { bytes += $0 }
+            for ballot in ballots[id] ?? [] { ballot.appendFingerprint(to: &bytes) }
+            bytes.append(0)
+        }
+        return sha256Hex(bytes)
     }
 }
 

@@ -64,6 +64,16 @@ public struct BuildReport: Sendable {
     public var wrote: Bool
     /// Nothing changed since the last build, so nothing was written.
     public var upToDate = false
+    /// Poll export files, and how many of them were read: the others were unchanged since
+    /// the last build, their polls taken from it (PollFileCache).
+    public var pollFiles = 0
+    public var pollFilesRead = 0
+
+    /// For `--verbose`: how much of the polls a rebuild read again.
+    public var pollFilesLine: String {
+        "Poll files read: \(Formatting.grouped(pollFilesRead)) of \(Formatting.grouped(pollFiles))"
+            + (pollFilesRead < pollFiles ? " (\(Formatting.grouped(pollFiles - pollFilesRead)) unchanged since the last build)" : "")
+    }
 
     /// The closing summary line.
     public var summary: String {
@@ -135,7 +145,8 @@ public struct SiteBuilder {
         let render = RenderStage(output: setup.output, log: log)
         let inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
             try ReadStage(config: config, options: options, log: log, paths: paths, render: render,
-                          pollContext: setup.fingerprint?.pollContext, reusablePolls: setup.reusablePolls).run()
+                          pollContext: setup.fingerprint?.pollContext, reusablePolls: setup.reusablePolls,
+                          hashes: setup.fingerprint?.hashes ?? [:], lastPollCache: setup.output?.lastPollCache).run()
         }
         let checked = try stages.run(.check, "Checking across exports") { () throws(BuildFailure) in
             try CheckStage(log: log, failure: render.failure).run(inputs)
@@ -146,13 +157,15 @@ public struct SiteBuilder {
         }
         var report = BuildReport(title: config.title, output: config.output, pages: plan.pages, files: plan.fileCount,
                                  polls: checked.polls.count, ballots: checked.exports.ballotCount, seconds: 0, wrote: options.write)
+        report.pollFiles = checked.exports.pollFiles.count
+        report.pollFilesRead = checked.pollFilesRead
         guard let output = setup.output, let fingerprint = setup.fingerprint else { return report }
 
         try stages.run(.render, "Rendering \(Formatting.count(plan.files.count, "file"))") { () throws(BuildFailure) in
             try render.run(plan.files, kit: computed.kit)
         }
         report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
-            try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.pollKeys,
+            try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.pollKeys, pollCache: inputs.pollCache,
                              changesFile: options.changesFile).run(plan, computed, report: report)
         }
         return report

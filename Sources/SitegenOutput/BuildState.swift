@@ -172,6 +172,28 @@ public struct BuildState: Sendable, Equatable {
         }
     }
 
+    /// Where SitegenKit's PollFileCache is kept, beside the state.
+    package static func pollCacheURL(for output: URL) -> URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-polls.jsonl")
+    }
+
+    package static func readPollCache(for output: URL) -> [UInt8]? {
+        (try? Data(contentsOf: pollCacheURL(for: output))).map { [UInt8]($0) }
+    }
+
+    /// Writes the cache whole (or removes it for nil); a cache that cannot be saved is
+    /// simply absent, and the next build reads every poll file.
+    package static func savePollCache(for output: URL, _ bytes: [UInt8]?) {
+        let target = pollCacheURL(for: output)
+        guard let bytes else {
+            try? FileManager.default.removeItem(at: target)
+            return
+        }
+        if (try? Data(bytes).write(to: target, options: .atomic)) == nil {
+            try? FileManager.default.removeItem(at: target)
+        }
+    }
+
     public static func remove(for output: URL) {
         try? FileManager.default.removeItem(at: url(for: output))
     }

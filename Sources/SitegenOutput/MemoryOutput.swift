@@ -78,6 +78,9 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
 
     package var lastPollKeys: Set<String> { lock.withLock { Set(record?.pollKeys ?? []) } }
 
+    private var pollCache: [UInt8]?
+    package var lastPollCache: [UInt8]? { lock.withLock { record == nil ? nil : pollCache } }
+
     package func reuse(_ paths: [String]) throws(OutputError) -> Bool {
         lock.withLock {
             guard paths.allSatisfy({ recorded[$0] != nil && published[$0] != nil }) else { return false }
@@ -137,7 +140,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         }
     }
 
-    package func publish(_ record: BuildRecord) throws(OutputError) {
+    package func publish(_ record: BuildRecord, pollCache: [UInt8]?) throws(OutputError) {
         let (list, late) = lock.withLock { (written, self.late) }
         var files: [String: WrittenFile] = [:]
         do {
@@ -157,6 +160,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
             published = site
             recorded = files
             self.record = record
+            self.pollCache = pollCache
             staged = [:]
             return nil
         }

@@ -25,6 +25,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// The previous build's files, for linking unchanged ones instead of writing them.
     var previous: [DigestKey: WrittenFile] = [:]
     public private(set) var lastPollKeys: Set<String> = []
+    package private(set) var lastPollCache: [UInt8]?
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
     /// (the sitemap's files, manifest.json).
@@ -152,6 +153,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         previous = index ?? [:]
         updatesInPlace = !previous.isEmpty
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
+        // Reused only for files whose outputs are still as recorded, so it needs the state.
+        lastPollCache = index == nil ? nil : BuildState.readPollCache(for: output)
         return nil
     }
 
@@ -306,7 +309,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// in place. The state is dropped before the swap: a crash between the swap and saving
     /// the new one must not leave an old fingerprint next to a new site. Without a state
     /// the next build is simply a full one.
-    public func publish(_ record: BuildRecord) throws(OutputError) {
+    public func publish(_ record: BuildRecord, pollCache: [UInt8]?) throws(OutputError) {
+        // Saved first: every share in it is a function of its inputs, whatever site is published.
+        BuildState.savePollCache(for: output, pollCache)
         if updatesInPlace, try publishInPlace(record) { return }
         try carryOverKept()
         BuildState.remove(for: output)

@@ -28,6 +28,10 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// read its record and returned nil; empty when there is no usable record.
     var lastPollKeys: Set<String> { get }
 
+    /// What the last build kept for reading only the poll files that changed (the bytes of
+    /// SitegenKit's PollFileCache), read with its record; nil when there is none.
+    var lastPollCache: [UInt8]? { get }
+
     /// Puts the last build's files at `paths` into the new site as they are (same bytes,
     /// same modification time, nothing read) and returns true; or does nothing and returns
     /// false when any of them is not recorded or no longer as recorded. Safe from many threads.
@@ -51,8 +55,8 @@ package protocol SiteOutput: AnyObject, Sendable {
     func changes() throws(OutputError) -> [String]
 
     /// Makes the new site the published one, with the files kept from the old (`keep:`),
-    /// and records `record` for the next build.
-    func publish(_ record: BuildRecord) throws(OutputError)
+    /// and records `record` and `pollCache` for the next build.
+    func publish(_ record: BuildRecord, pollCache: [UInt8]?) throws(OutputError)
 
     /// Drops the new site; the published one is untouched.
     func abandon()

@@ -16,7 +16,7 @@ struct InPlaceUpdateTests {
     /// What sitegen leaves beside the output besides the lock and the state: nothing.
     func workFiles(_ site: TemporarySite) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: site.root.path)
-            .filter { $0.hasPrefix(".Output.sitegen-") && !$0.hasSuffix("-lock") && !$0.hasSuffix("-state.json") }.sorted()
+            .filter { $0.hasPrefix(".Output.sitegen-") && !$0.hasSuffix("-lock") && !$0.hasSuffix("-state.json") && !$0.hasSuffix("-polls.jsonl") }.sorted()
     }
 
     func folders(_ root: URL) -> Set<String> {
@@ -55,7 +55,7 @@ struct InPlaceUpdateTests {
         #expect(try folder.lastBuild(matching: fingerprint) == nil)
         for (path, text) in files { try folder.write(path, Array(text.utf8)) }
         try folder.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: [], hiddenPrefix: nil))
-        try folder.publish(record(fingerprint, files: files.count + 1))
+        try folder.publish(record(fingerprint, files: files.count + 1), pollCache: nil)
     }
 
     @Test("A file where a folder was (or a folder where a file was) falls back to the full swap")

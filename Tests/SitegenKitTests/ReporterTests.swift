@@ -214,7 +214,9 @@ struct ReporterCommandLineTests {
         let result = try SitegenProcess.run(["build", "--verbose"], in: site.root, environment: plain)
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("Built "))
-        let lines = result.stderr.split(separator: "\n").map(String.init)
+        var lines = result.stderr.split(separator: "\n").map(String.init)
+        // After the stages, how many poll files were read (all of them in a first build).
+        #expect(lines.popLast() == "  Poll files read: 1 of 1")
         let pattern = /^  (.+?) +\d+\.\d\d s$/
         #expect(lines.allSatisfy { $0.wholeMatch(of: pattern) != nil }, "\(lines)")
         let names = lines.compactMap { $0.wholeMatch(of: pattern).map { String($0.1) } }

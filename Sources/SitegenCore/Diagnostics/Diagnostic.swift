@@ -36,6 +36,9 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
         pending = source
     }
 
+    /// Where the problem is, when its position has not been looked up yet.
+    package var pendingSource: SourceRef? { pending }
+
     public var line: Int? {
         get { pending?.line ?? fixedLine }
         set { fixedLine = newValue; pending = nil }

@@ -41,6 +41,9 @@ public struct SourceRef: Sendable, Hashable {
         Diagnostic(severity, at: self, field: field, message: message, summary: summary)
     }
 
+    /// A position given as line and column rather than a byte offset.
+    package var isFixed: Bool { fixed != nil }
+
     /// Orders diagnostics without a line lookup.
     package var orderPosition: (Int, Int) {
         if let fixed { return (fixed.line, fixed.column) }

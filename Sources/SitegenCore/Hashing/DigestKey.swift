@@ -15,6 +15,11 @@ package struct DigestKey: Hashable, Sendable {
         low = words.1
     }
 
+    /// The key's 16 bytes, to hash it into another digest.
+    package func append(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: (high, low)) { bytes += $0 }
+    }
+
     package init(_ text: String) {
         self.init(Array(text.utf8))
     }

@@ -15,11 +15,58 @@ package final class DatePlausibility: @unchecked Sendable {
     private var unambiguousYears: [Int: Int] = [:]
     private var numericByFile: [String: [Int: Example]] = [:]
 
-    private struct Example {
-        var count: Int
-        var value: Double
-        var path: JSONPath
-        var source: SourceRef
+    /// The first numeric date of one year in one file (by position), and how many there are.
+    package struct Example: Sendable {
+        package var count: Int
+        package var value: Double
+        /// The JSON path of the first, as shown.
+        package var field: String
+        package var source: SourceRef
+
+        package init(count: Int, value: Double, field: String, source: SourceRef) {
+            self.count = count
+            self.value = value
+            self.field = field
+            self.source = source
+        }
+    }
+
+    /// What one or more files contributed: a poll file's share is kept by the build state
+    /// so that a rebuild that does not read the file again still counts its dates.
+    package struct Share: Sendable {
+        package var years: [Int: Int] = [:]
+        /// By file, then year.
+        package var numeric: [String: [Int: Example]] = [:]
+
+        package init(years: [Int: Int] = [:], numeric: [String: [Int: Example]] = [:]) {
+            self.years = years
+            self.numeric = numeric
+        }
+    }
+
+    /// Everything collected so far.
+    package var share: Share {
+        lock.withLock { Share(years: unambiguousYears, numeric: numericByFile) }
+    }
+
+    /// Counts another collector's dates (one file's, read by its own collector) as if read here.
+    package func add(_ share: Share) {
+        lock.withLock {
+            unambiguousYears.merge(share.years, uniquingKeysWith: +)
+            for (file, years) in share.numeric {
+                for (year, example) in years {
+                    if var mine = numericByFile[file]?[year] {
+                        mine.count += example.count
+                        if example.source.orderPosition < mine.source.orderPosition {
+                            (mine.value, mine.field, mine.source) = (example.value, example.field, example.source)
+                        }
+                        numericByFile[file]![year] = mine
+                    } else {
+                        numericByFile[file, default: [:]][year] = example
+                    }
+                }
+            }
+        }
     }
 
     /// Years the app's exports can have when no other date says otherwise.
@@ -45,11 +92,11 @@ package final class DatePlausibility: @unchecked Sendable {
             if var example = numericByFile[source.file]?[year] {
                 example.count += 1
                 if source.orderPosition < example.source.orderPosition {
-                    (example.value, example.path, example.source) = (value, path, source)
+                    (example.value, example.field, example.source) = (value, path.description, source)
                 }
                 numericByFile[source.file]![year] = example
             } else {
-                numericByFile[source.file, default: [:]][year] = Example(count: 1, value: value, path: path, source: source)
+                numericByFile[source.file, default: [:]][year] = Example(count: 1, value: value, field: path.description, source: source)
             }
         }
     }
@@ -75,7 +122,7 @@ package final class DatePlausibility: @unchecked Sendable {
             let otherShown = Formatting.iso8601(other.date(first.value)).prefix(10)
             let context = anchor == nil ? "" : ", decades from the site's other dates,"
             let times = count > 1 ? " (\(Formatting.count(count, "such date")) in this file)" : ""
-            log.add(first.source.diagnostic(.warning, field: first.path.description,
+            log.add(first.source.diagnostic(.warning, field: first.field,
                 "\(ExportDecoder.describe(first.value)) reads as \(shown) under numericDates: \(numericDates.rawValue)\(context) "
                 + "but as \(otherShown) under numericDates: \(other.rawValue); if that is what the app wrote, "
                 + "set numericDates: \(other.rawValue) in site.yml\(times)",

@@ -29,8 +29,18 @@ public struct ExportLoader: Sendable {
         self.log = log
     }
 
+    /// The same loader with its own log and (when this one collects dates) its own date
+    /// collector: one file's diagnostics and dates, kept apart so that a rebuild can replay
+    /// them without reading the file (PollFileCache).
+    package func capturing(to log: DiagnosticLog, dates: DatePlausibility) -> ExportLoader {
+        var decoder = self.decoder
+        if decoder.plausibility != nil { decoder.plausibility = dates }
+        return ExportLoader(siteFolder: siteFolder, decoder: decoder, log: log)
+    }
+
     /// The same loader reporting into another log (a second reading of files whose
     /// problems were reported already).
+
     package func reporting(to log: DiagnosticLog) -> ExportLoader {
         var decoder = self.decoder
         decoder.plausibility = nil

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 import SitegenInput
 import SitegenRender
 
@@ -31,11 +32,11 @@ struct PlanStage {
 
     /// A counted poll's files: its page and results, its preview card, its trips' pages and
     /// its option views.
-    static func files(for published: PublishedPoll, config: SiteConfig, layout: ItineraryLayout) -> [PlannedFile] {
+    static func files(for published: PublishedPoll, config: SiteConfig, layout: ItineraryLayout, log: DiagnosticLog? = nil) -> [PlannedFile] {
         let unlisted = !config.listPolls
         var files = PollPages.files(for: published, unlisted: unlisted, tripPages: true)
         if config.previews { files.append(PreviewPages.pollFile(published)) }
-        files += layout.trips(of: published).flatMap { ItineraryPages.files(for: $0, previews: false) }
+        files += layout.trips(of: published, log: log).flatMap { ItineraryPages.files(for: $0, previews: false) }
         files += OptionPages.files(for: published, unlisted: unlisted, plannedPaths: Set(files.map(\.path)))
         return files
     }

@@ -11,6 +11,7 @@ struct PublishStage {
     let fingerprint: BuildFingerprint
     let log: DiagnosticLog
     let pollKeys: [String]
+    let pollCache: PollFileCache?
     /// `--changes FILE`: where the added, changed and removed paths go once published.
     var changesFile: URL?
 
@@ -50,7 +51,7 @@ struct PublishStage {
             let changes = changesFile == nil ? [] : try output.changes()
             try output.publish(BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
                                            ballots: report.ballots, diagnostics: log.all, omissions: log.omissions,
-                                           pollKeys: pollKeys))
+                                           pollKeys: pollKeys), pollCache: pollCache?.encoded())
             if let changesFile { try Self.writeChanges(changes, to: changesFile) }
             return files
         } catch {

@@ -16,6 +16,10 @@ struct Inputs {
     var polls: [PollSummary]
     /// Each poll's key (PollSteps), sorted, for the build record.
     var pollKeys: [String]
+    /// What each poll file gave this build, for the next (nil for `sitegen check`).
+    var pollCache: PollFileCache?
+    /// How many poll files were read; the others were unchanged since the last build.
+    var pollFilesRead: Int
     var pages: [MarkdownPage]
     var assets: [SiteModel.Asset]
     var tipCatalog: TipCatalog
@@ -41,6 +45,9 @@ struct ReadStage {
     /// BuildFingerprint.pollContext (nil for `sitegen check`) and the last build's poll keys.
     var pollContext: String?
     var reusablePolls: Set<String> = []
+    /// The fingerprint's hash of each input file, and the last build's PollFileCache (bytes).
+    var hashes: [String: String] = [:]
+    var lastPollCache: [UInt8]?
 
     func run() throws(BuildFailure) -> Inputs {
         let templates: TemplateSet
@@ -79,9 +86,13 @@ struct ReadStage {
         exports.ballots = [:]
         let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit,
                               context: pollContext, reusable: reusablePolls)
-        let polls = PollStream(loader: loader, steps: steps).run(exports.pollFiles)
+        let cacheContext = pollContext.map { PollFileCache.context(pollContext: $0) }
+        let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility,
+                                last: cacheContext.flatMap { context in lastPollCache.flatMap { PollFileCache.decode($0, context: context) } },
+                                next: cacheContext.map { PollFileCache(context: $0, files: [:]) }, hashes: hashes)
+        let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)
         return Inputs(config: config, templates: templates, exports: exports, ballotPolls: Set(ballots.keys), polls: polls,
-                      pollKeys: steps.keys.sorted,
+                      pollKeys: steps.keys.sorted, pollCache: pollCache, pollFilesRead: pollFilesRead,
                       pages: pages, assets: assets, tipCatalog: tipCatalog, layout: layout, itineraries: itineraries,
                       navigation: navigation, loader: loader, plausibility: plausibility)
     }

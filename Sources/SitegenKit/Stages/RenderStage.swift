@@ -29,10 +29,14 @@ struct RenderStage: Sendable {
     /// Links a streamed poll's files from the last build instead (SiteOutput.reuse); false
     /// when they must be rendered. Like `write`, does nothing once the build cannot publish.
     func reuse(_ files: [PlannedFile]) -> Bool {
+        reuse(paths: files.map(\.path))
+    }
+
+    func reuse(paths: [String]) -> Bool {
         guard let output else { return false }
         guard failure.message == nil, !log.hasErrors else { return true }
         do throws(OutputError) {
-            return try output.reuse(files.map(\.path))
+            return try output.reuse(paths)
         } catch {
             failure.record(error.message)
             return true

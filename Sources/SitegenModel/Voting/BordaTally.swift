@@ -76,6 +76,14 @@ public struct Ballot: Sendable, Equatable {
     }
 
     public var rankings: [Int] { packedRankings.values }
+
+    /// Everything the ballot holds, as bytes to hash: a poll's ballots are unchanged when
+    /// these are (PollFileCache).
+    package func appendFingerprint(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: id.uuid) { bytes += $0 }
+        voter.append(to: &bytes)
+        bytes += "\(rankings);\(votedAt.timeIntervalSinceReferenceDate.bitPattern);\(modifiedAt.timeIntervalSinceReferenceDate.bitPattern)\n".utf8
+    }
 }
 
 /// A ballot's rankings: up to 16 trip indices of 0–15, 4 bits each in one word (every

@@ -50,6 +50,9 @@ public final class ItineraryLayout: @unchecked Sendable {
     private let lock = NSLock()
     /// Warnings about a game or item itself, which every copy of its trip would repeat.
     private var reported = Set<String>()
+    /// Poll files whose trips met such a warning (reported with the first copy only), so a
+    /// rebuild cannot replay a file's own warnings alone (PollFileCache).
+    private var filesWithSharedWarnings = Set<String>()
 
     public init(exports: ExportSet, timeZone: TimeZone, log: DiagnosticLog) {
         catalog = Self.gameCatalog(exports.games, log: log)
@@ -76,19 +79,25 @@ public final class ItineraryLayout: @unchecked Sendable {
         let exports = unique
         DispatchQueue.concurrentPerform(iterations: exports.count) { index in
             let itinerary = exports[index]
-            published[index] = self.publish(itinerary.trip, path: itinerary.path, origin: .itinerary, source: itinerary.source)
+            published[index] = self.publish(itinerary.trip, path: itinerary.path, origin: .itinerary, source: itinerary.source, log: self.log)
         }
         return published.values.sorted { $0.path < $1.path }
     }
 
-    /// A poll's trips, at `/polls/CODE/trips/N/`.
-    public func trips(of published: PublishedPoll) -> [PublishedItinerary] {
+    /// A poll's trips, at `/polls/CODE/trips/N/`. Warnings about the poll's own records go
+    /// to `log` (its file's log, PollFileCache), else to the layout's.
+    public func trips(of published: PublishedPoll, log: DiagnosticLog? = nil) -> [PublishedItinerary] {
         let poll = published.poll
         return poll.trips.enumerated().map { index, trip in
             publish(trip, path: "\(published.path)trips/\(index + 1)/",
                     origin: .poll(title: poll.title, path: published.path, number: index + 1, count: poll.trips.count),
-                    source: poll.source)
+                    source: poll.source, log: log ?? self.log)
         }
+    }
+
+    /// Whether a trip of a poll in `file` (as shown) met a warning about a game or item.
+    package func metSharedWarnings(_ file: String) -> Bool {
+        lock.withLock { filesWithSharedWarnings.contains(file) }
     }
 
     /// Custom items are published only on their trip's itinerary page: an item whose trip
@@ -105,7 +114,8 @@ public final class ItineraryLayout: @unchecked Sendable {
         }
     }
 
-    private func publish(_ trip: Trip, path: String, origin: PublishedItinerary.Origin, source: SourceRef) -> PublishedItinerary {
+    private func publish(_ trip: Trip, path: String, origin: PublishedItinerary.Origin, source: SourceRef,
+                         log: DiagnosticLog) -> PublishedItinerary {
         // Custom items are the organiser's notes on a saved trip: they stay off poll pages,
         // even when a poll's trip has the id of a saved one.
         let items: [CustomItem], itineraryPath: String?, calendar: String?
@@ -124,9 +134,14 @@ public final class ItineraryLayout: @unchecked Sendable {
             if let own = warning.source {
                 // Keyed without a line lookup: positions are worked out only for what is printed.
                 let key = "\(own.file)\u{0}\(own.orderPosition.0)\u{0}\(warning.message)"
-                guard lock.withLock({ reported.insert(key).inserted }) else { continue }
+                let first = lock.withLock {
+                    filesWithSharedWarnings.insert(source.file)
+                    return reported.insert(key).inserted
+                }
+                if first { self.log.add(own.diagnostic(.warning, warning.message, summary: warning.summary)) }
+                continue
             }
-            log.add((warning.source ?? source).diagnostic(.warning, warning.message, summary: warning.summary))
+            log.add(source.diagnostic(.warning, warning.message, summary: warning.summary))
         }
         return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
                                   games: trip.stops.flatMap(\.games).compactMap { catalog[$0] },

@@ -16,6 +16,21 @@ public struct PollSummary: Sendable {
     public let updatedAt: Date
     public let leaderLine: String
 
+    /// A summary kept by the last build (PollFileCache).
+    package init(id: UUID, shareCode: ShareCode, title: String, source: SourceRef, modifiedAt: Date, tripIds: [String],
+                 path: String, voters: Int, updatedAt: Date, leaderLine: String) {
+        self.id = id
+        self.shareCode = shareCode
+        self.title = title
+        self.source = source
+        self.modifiedAt = modifiedAt
+        self.tripIds = tripIds
+        self.path = path
+        self.voters = voters
+        self.updatedAt = updatedAt
+        self.leaderLine = leaderLine
+    }
+
     package init(_ published: PublishedPoll) {
         let poll = published.poll
         id = poll.id

@@ -1,0 +1,195 @@
+import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
+import SitegenRender
+
+/// What each poll export file gave the last build, so that a rebuild reads again only the
+/// poll files that changed (docs/architecture.md, "Reading only what changed").
+///
+/// Polls are most of a site, and reading and counting every poll file was most of a
+/// rebuild after one new ballot. A file's share of a build — its polls' summaries, keys and
+/// output paths, the warnings it gave and the dates it holds — is a function of the file's
+/// bytes, its polls' ballots and the poll context (BuildFingerprint.pollContext: sitegen,
+/// site.yml, templates, the other exports). When all three are those of the last build and
+/// the files it wrote are still as recorded, the share is taken from here without reading
+/// the file; otherwise the file is read, and its polls whose key is unchanged are still
+/// linked rather than rendered (PollSteps).
+///
+/// Kept beside the build state as JSON Lines: a header, then one line per poll file. A
+/// file whose trips met a warning about a game or an item (reported once for the whole
+/// site, not per file) or that had errors is not kept, and is read on every build.
+struct PollFileCache: Sendable {
+    static let format = "sitegen-polls 1"
+
+    /// Everything but the file's own bytes and ballots its share depends on.
+    let context: String
+    /// By the file's standardized path.
+    var files: [String: Entry]
+
+    struct Entry: Sendable {
+        /// The file's bytes, as BuildFingerprint hashed them.
+        var sha256: String
+        /// Its polls' ballots (PollSteps.ballotDigest).
+        var ballots: String
+        var polls: [KeptPoll]
+        /// What reading and laying out the file logged: every diagnostic is about the file.
+        /// Past a few of a kind, diagnostics were counted, not kept (`omissions`): a share
+        /// with omissions cannot serve `--verbose`, which lists every one.
+        var diagnostics: [Diagnostic]
+        var omissions: [DiagnosticLog.Omission]
+        var dates: DatePlausibility.Share
+    }
+
+    struct KeptPoll: Sendable {
+        var summary: PollSummary
+        var key: String
+        var paths: [String]
+    }
+
+    /// The context a cache must have to be used.
+    static func context(pollContext: String) -> String {
+        "\(format) \(pollContext)"
+    }
+
+    // MARK: Writing
+
+    func encoded() -> [UInt8] {
+        var bytes = JSONOutput.object([("format", .string(Self.format)), ("context", .string(context))]).bytes().filter { $0 != UInt8(ascii: "\n") }
+        bytes.append(UInt8(ascii: "\n"))
+        for (path, entry) in files.sorted(by: { $0.key < $1.key }) {
+            bytes += Self.line(path, entry).bytes().filter { $0 != UInt8(ascii: "\n") }
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+
+    /// Doubles and dates as the bits of their Double, so they come back exactly.
+    private static func bits(_ value: Double) -> JSONOutput { .string(String(value.bitPattern)) }
+    private static func bits(_ date: Date) -> JSONOutput { bits(date.timeIntervalSinceReferenceDate) }
+
+    private static func position(_ source: SourceRef) -> [(String, JSONOutput)] {
+        source.isFixed ? [("line", .int(source.line)), ("column", .int(source.column))] : [("offset", .int(source.offset))]
+    }
+
+    private static func line(_ path: String, _ entry: Entry) -> JSONOutput {
+        .object([
+            ("file", .string(path)), ("sha256", .string(entry.sha256)), ("ballots", .string(entry.ballots)),
+            ("polls", .array(entry.polls.map { poll in
+                let s = poll.summary
+                return .object([("id", .string(s.id.uuidString)), ("shareCode", .string(s.shareCode.value)), ("title", .string(s.title))]
+                    + position(s.source)
+                    + [("modifiedAt", bits(s.modifiedAt)), ("tripIds", .array(s.tripIds.map { .string($0) })), ("path", .string(s.path)),
+                       ("voters", .int(s.voters)), ("updatedAt", bits(s.updatedAt)), ("leaderLine", .string(s.leaderLine)),
+                       ("key", .string(poll.key)), ("paths", .array(poll.paths.map { .string($0) }))])
+            })),
+            ("diagnostics", .array(entry.diagnostics.map { d in
+                let where_: [(String, JSONOutput)] = d.pendingSource.map(position)
+                    ?? [("line", d.line.map { .int($0) } ?? .null), ("column", d.column.map { .int($0) } ?? .null)]
+                return .object([("severity", .string(d.severity.rawValue))] + where_
+                    + [("field", .string(d.field)), ("message", .string(d.message)), ("summary", d.summary.map { .string($0) } ?? .null)])
+            })),
+            ("omitted", .array(entry.omissions.map { o in
+                .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
+                         ("summary", o.summary.map { .string($0) } ?? .null), ("inFile", .bool(o.file != nil))])
+            })),
+            ("years", .array(entry.dates.years.sorted { $0.key < $1.key }.map { .array([.int($0.key), .int($0.value)]) })),
+            ("numeric", .array(entry.dates.numeric.values.flatMap { $0 }.sorted { $0.key < $1.key }.map { year, example in
+                .object([("year", .int(year)), ("count", .int(example.count)), ("value", bits(example.value)),
+                         ("field", .string(example.field))] + position(example.source))
+            })),
+        ])
+    }
+
+    // MARK: Reading
+
+    /// The cache in `bytes` when it was written with `context`; nil otherwise or when it
+    /// cannot be read (then every poll file is read).
+    static func decode(_ bytes: [UInt8], context: String) -> PollFileCache? {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)[...]
+        guard let head = lines.popFirst() else { return nil }
+        do {
+            let fields = try JSONField(try JSONParser.parse(Array(head))).object()
+            guard try fields.required("format").string() == format, try fields.required("context").string() == context else { return nil }
+            var files: [String: Entry] = [:]
+            for line in lines {
+                let (path, entry) = try Self.entry(try JSONField(try JSONParser.parse(Array(line))).object())
+                files[path] = entry
+            }
+            return PollFileCache(context: context, files: files)
+        } catch {
+            return nil
+        }
+    }
+
+    private static func double(_ field: JSONField) throws(FieldError) -> Double {
+        guard let bits = UInt64(try field.string()) else { throw field.error("expected the bits of a Double") }
+        return Double(bitPattern: bits)
+    }
+
+    private static func date(_ field: JSONField) throws(FieldError) -> Date {
+        Date(timeIntervalSinceReferenceDate: try double(field))
+    }
+
+    /// A kept position: a byte offset (looked up in the file when shown) or a line and column.
+    private static func source(_ fields: JSONFields, file: String, index: LineIndex) throws(FieldError) -> SourceRef {
+        if let offset = fields.optional("offset") {
+            return SourceRef(file: file, offset: try offset.int(), index: index)
+        }
+        return SourceRef(file: file, line: try fields.required("line").int(), column: try fields.required("column").int())
+    }
+
+    private static func entry(_ fields: JSONFields) throws(FieldError) -> (String, Entry) {
+        let path = try fields.required("file").string()
+        // Shown as this run shows the file (the working folder may differ); its lines are
+        // counted only if a diagnostic is printed.
+        let url = URL(fileURLWithPath: path)
+        let shown = displayPath(url)
+        let index = LineIndex(path: path)
+        let polls = try fields.required("polls").array { (field) throws(FieldError) -> KeptPoll in
+            let p = try field.object()
+            let codeField = try p.required("shareCode")
+            guard let code = ShareCode(try codeField.string()) else { throw codeField.error("expected a share code") }
+            let summary = PollSummary(
+                id: try p.required("id").uuid(), shareCode: code, title: try p.required("title").string(),
+                source: try source(p, file: shown, index: index), modifiedAt: try date(p.required("modifiedAt")),
+                tripIds: try p.required("tripIds").array { (f) throws(FieldError) in try f.string() },
+                path: try p.required("path").string(), voters: try p.required("voters").int(),
+                updatedAt: try date(p.required("updatedAt")), leaderLine: try p.required("leaderLine").string())
+            return KeptPoll(summary: summary, key: try p.required("key").string(),
+                            paths: try p.required("paths").array { (f) throws(FieldError) in try f.string() })
+        }
+        let diagnostics = try fields.required("diagnostics").array { (field) throws(FieldError) -> Diagnostic in
+            let d = try field.object()
+            let severity: Diagnostic.Severity = try d.required("severity").string() == "error" ? .error : .warning
+            let fieldName = try d.required("field").string(), message = try d.required("message").string()
+            let summary = try d.optional("summary").flatMap { (f) throws(FieldError) in try f.string() }
+            if d.optional("offset") != nil {
+                return Diagnostic(severity, at: try source(d, file: shown, index: index), field: fieldName, message: message, summary: summary)
+            }
+            let line = try d.optional("line").flatMap { (f) throws(FieldError) in try f.int() }
+            let column = try d.optional("column").flatMap { (f) throws(FieldError) in try f.int() }
+            return Diagnostic(severity, file: shown, line: line, column: column, field: fieldName, message: message, summary: summary)
+        }
+        let omissions = try fields.required("omitted").array { (field) throws(FieldError) -> DiagnosticLog.Omission in
+            let o = try field.object()
+            return DiagnosticLog.Omission(
+                severity: try o.required("severity").string() == "error" ? .error : .warning, count: try o.required("count").int(),
+                summary: try o.optional("summary").flatMap { (f) throws(FieldError) in try f.string() },
+                file: try o.required("inFile").bool() ? shown : nil)
+        }
+        var dates = DatePlausibility.Share()
+        for pair in try fields.required("years").array({ (f) throws(FieldError) in try f.array { (n) throws(FieldError) in try n.int() } }) {
+            guard pair.count == 2 else { throw try fields.required("years").error("expected [year, count]") }
+            dates.years[pair[0]] = pair[1]
+        }
+        for field in try fields.required("numeric").elements() {
+            let n = try field.object()
+            dates.numeric[shown, default: [:]][try n.required("year").int()] = DatePlausibility.Example(
+                count: try n.required("count").int(), value: try double(n.required("value")),
+                field: try n.required("field").string(), source: try source(n, file: shown, index: index))
+        }
+        return (path, Entry(sha256: try fields.required("sha256").string(), ballots: try fields.required("ballots").string(),
+                            polls: polls, diagnostics: diagnostics, omissions: omissions, dates: dates))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+@testable import SitegenCore
+@testable import SitegenInput
+@testable import SitegenKit
+@testable import SitegenOutput
+import Testing
+
+/// A rebuild reads again only the poll files whose bytes or ballots changed; the others'
+/// share of the build comes from the last build (PollFileCache) and must be exactly what
+/// reading them would give: the same pages, warnings, dates and errors.
+@Suite("Poll files not read again")
+struct PollFileCacheTests {
+    let rebuilds = DependencyRebuildTests()
+
+    /// Builds into `output`; the result and everything logged, failed or not.
+    func build(_ site: TemporarySite, into output: MemoryOutput) -> (Result<BuildReport, BuildFailure>, DiagnosticLog) {
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.siteOutput = output
+        let log = DiagnosticLog()
+        do throws(BuildFailure) {
+            return (.success(try SiteBuilder(options: options, log: log).run()), log)
+        } catch {
+            return (.failure(error), log)
+        }
+    }
+
+    func expectSameDiagnostics(_ log: DiagnosticLog, _ cold: DiagnosticLog, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(log.all.map(\.description) == cold.all.map(\.description), sourceLocation: sourceLocation)
+        #expect(log.omissions == cold.omissions, sourceLocation: sourceLocation)
+        #expect(log.errorCount == cold.errorCount && log.warningCount == cold.warningCount, sourceLocation: sourceLocation)
+    }
+
+    @Test("One new ballot reads only its poll's file; the other file's warnings and dates come back as if read")
+    func newBallot() throws {
+        let site = try rebuilds.site()
+        // b.json (TWB2AA) warns twice: a field sitegen does not know, and Unix seconds read
+        // as seconds since 2001 (2057, decades from the other dates).
+        try rebuilds.edit(site, "Data/polls/b.json") {
+            $0.replacingOccurrences(of: "\"modifiedAt\": 800000000", with: "\"modifiedAt\": 1780000000, \"colour\": \"red\"")
+        }
+        let output = MemoryOutput()
+        let (first, _) = build(site, into: output)
+        #expect(try first.get().pollFilesRead == 2)
+        try rebuilds.newBallot(site)
+        let (rebuilt, log) = build(site, into: output)
+        let report = try rebuilt.get()
+        #expect(report.pollFiles == 2 && report.pollFilesRead == 1)
+        #expect(report.pollFilesLine == "Poll files read: 1 of 2 (1 unchanged since the last build)")
+
+        let cold = MemoryOutput()
+        let (coldResult, coldLog) = build(site, into: cold)
+        #expect(try coldResult.get().pollFilesRead == 2)
+        #expect(output.files == cold.files)
+        expectSameDiagnostics(log, coldLog)
+        let shown = log.all.map(\.description).joined(separator: "\n")
+        #expect(shown.contains("b.json:") && shown.contains("colour"))
+        #expect(shown.contains("numericDates: unix"))
+    }
+
+    @Test("A poll file not read again still takes part in the checks across polls: a share code used twice is a cold build's error")
+    func duplicateShareCode() throws {
+        let site = try rebuilds.site()
+        let output = MemoryOutput()
+        _ = try build(site, into: output).0.get()
+        try rebuilds.edit(site, "Data/polls/a.json") { $0.replacingOccurrences(of: "\"x7k9m2\"", with: "\"twb2aa\"") }
+        let (rebuilt, log) = build(site, into: output)
+        let (cold, coldLog) = build(site, into: MemoryOutput())
+        guard case .failure(.inputErrors(1)) = rebuilt, case .failure(.inputErrors(1)) = cold else {
+            Issue.record("expected one input error, got \(rebuilt) and \(cold)")
+            return
+        }
+        expectSameDiagnostics(log, coldLog)
+        #expect(log.all.map(\.description).joined().contains("TWB2AA"))
+    }
+
+    @Test("A poll file whose published files were touched since is read again and its files rendered")
+    func touchedOutput() throws {
+        let site = try rebuilds.site()
+        #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
+        try rebuilds.newBallot(site)
+        let untouched = try SitegenProcess.run(["build", "--verbose"], in: site.root)
+        #expect(untouched.stderr.contains("  Poll files read: 1 of 2 (1 unchanged since the last build)\n"))
+
+        try rebuilds.edit(site, "Data/votes/new.json") { $0.replacingOccurrences(of: "[2, 0, 1]", with: "[1, 0, 2]") }
+        let page = site.root.appendingPathComponent("Output/polls/TWB2AA/index.html")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: page.path)
+        let touched = try SitegenProcess.run(["build", "--verbose"], in: site.root)
+        #expect(touched.status == 0)
+        #expect(touched.stderr.contains("  Poll files read: 2 of 2\n"))
+        #expect(try SitegenProcess.run(["build", "--output", "Cold"], in: site.root).status == 0)
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == fileTree(site.root.appendingPathComponent("Cold")))
+    }
+
+    @Test("The cache round-trips: what is written is what is read, and another context reads nothing")
+    func roundTrip() throws {
+        let site = try rebuilds.site()
+        try rebuilds.edit(site, "Data/polls/b.json") {
+            $0.replacingOccurrences(of: "\"modifiedAt\": 800000000", with: "\"modifiedAt\": 1780000000, \"colour\": \"red\"")
+        }
+        let output = MemoryOutput()
+        _ = try build(site, into: output).0.get()
+        let bytes = try #require(output.lastPollCache)
+        let header = try #require(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first)
+        let context = String(try #require(header.split(separator: "\"").dropFirst(7).first))
+        let cache = try #require(PollFileCache.decode(bytes, context: context))
+        #expect(cache.files.count == 2)
+        #expect(cache.encoded() == bytes)
+        #expect(PollFileCache.decode(bytes, context: context + "x") == nil)
+        let b = try #require(cache.files.first { $0.key.hasSuffix("/b.json") }?.value)
+        #expect(b.polls.map(\.summary.shareCode.value) == ["TWB2AA"])
+        #expect(b.diagnostics.count == 1 && b.dates.numeric.count == 1)
+    }
+}
