@@ -54,13 +54,25 @@ struct PollFileCache: Sendable {
 
     // MARK: Writing
 
-    func encoded() -> [UInt8] {
-        var bytes = JSONOutput.object([("format", .string(Self.format)), ("context", .string(context))]).bytes().filter { $0 != UInt8(ascii: "\n") }
-        bytes.append(UInt8(ascii: "\n"))
-        for (path, entry) in files.sorted(by: { $0.key < $1.key }) {
-            bytes += Self.line(path, entry).bytes().filter { $0 != UInt8(ascii: "\n") }
+    /// The cache a line at a time: a header, then one line per file in path order. Each
+    /// line is one pretty-printed JSON value with its layout line breaks taken out (strings
+    /// never hold a raw one).
+    func write(to sink: ([UInt8]) throws -> Void) throws {
+        func line(_ value: JSONOutput) -> [UInt8] {
+            var bytes = value.bytes().filter { $0 != UInt8(ascii: "\n") }
             bytes.append(UInt8(ascii: "\n"))
+            return bytes
         }
+        try sink(line(.object([("format", .string(Self.format)), ("context", .string(context))])))
+        for path in files.keys.sorted() {
+            try sink(line(Self.line(path, files[path]!)))
+        }
+    }
+
+    /// The whole cache as bytes (tests).
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        try? write { bytes += $0 }
         return bytes
     }
 

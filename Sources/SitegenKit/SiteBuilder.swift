@@ -146,7 +146,7 @@ public struct SiteBuilder {
         let inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
             try ReadStage(config: config, options: options, log: log, paths: paths, render: render,
                           pollContext: setup.fingerprint?.pollContext, reusablePolls: setup.reusablePolls,
-                          hashes: setup.fingerprint?.hashes ?? [:], lastPollCache: setup.output?.lastPollCache).run()
+                          hashes: setup.fingerprint?.hashes ?? [:], lastPollCache: lastPollCache(setup)).run()
         }
         let checked = try stages.run(.check, "Checking across exports") { () throws(BuildFailure) in
             try CheckStage(log: log, failure: render.failure).run(inputs)
@@ -169,6 +169,14 @@ public struct SiteBuilder {
                              changesFile: options.changesFile).run(plan, computed, report: report)
         }
         return report
+    }
+}
+
+extension SiteBuilder {
+    /// The last build's PollFileCache, decoded, when it was written in this build's context.
+    func lastPollCache(_ setup: Setup) -> PollFileCache? {
+        guard let fingerprint = setup.fingerprint, let bytes = setup.output?.takeLastPollCache() else { return nil }
+        return PollFileCache.decode(bytes, context: PollFileCache.context(pollContext: fingerprint.pollContext))
     }
 }
 

@@ -79,7 +79,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     package var lastPollKeys: Set<String> { lock.withLock { Set(record?.pollKeys ?? []) } }
 
     private var pollCache: [UInt8]?
-    package var lastPollCache: [UInt8]? { lock.withLock { record == nil ? nil : pollCache } }
+    package func takeLastPollCache() -> [UInt8]? { lock.withLock { record == nil ? nil : pollCache } }
 
     package func reuse(_ paths: [String]) throws(OutputError) -> Bool {
         lock.withLock {
@@ -140,7 +140,13 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         }
     }
 
-    package func publish(_ record: BuildRecord, pollCache: [UInt8]?) throws(OutputError) {
+    package func publish(_ record: BuildRecord, pollCache: PollCacheWriter?) throws(OutputError) {
+        var cache: [UInt8]?
+        do {
+            try pollCache?({ cache = (cache ?? []) + $0 })
+        } catch {
+            throw OutputError(message: "\(name): cannot write the poll cache: \(error)")
+        }
         let (list, late) = lock.withLock { (written, self.late) }
         var files: [String: WrittenFile] = [:]
         do {
@@ -160,7 +166,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
             published = site
             recorded = files
             self.record = record
-            self.pollCache = pollCache
+            self.pollCache = cache
             staged = [:]
             return nil
         }

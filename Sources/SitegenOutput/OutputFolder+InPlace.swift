@@ -17,6 +17,10 @@ import SitegenInput
 ///    into place, each rename atomic;
 /// 4. deletes the journal.
 ///
+/// Files in the output that sitegen did not write and that are not kept are left where
+/// they are: a rebuild in place removes only files the last build recorded and refuses
+/// (exit 3) to write where such a file is; a full build refuses to replace the folder.
+///
 /// A build that fails before step 1 leaves the published site untouched, as a full build
 /// does. A build killed after it leaves the journal, and the next build (or `serve`)
 /// finishes the moves before anything else (`finishInterruptedUpdate`): the site is never
@@ -33,7 +37,18 @@ extension OutputFolder {
     func publishInPlace(_ record: BuildRecord) throws(OutputError) -> Bool {
         let moved = staged.all.sorted()
         let removed = try removedPaths()
+        // A file of someone else's where this build adds one is never replaced.
+        let strangers = moved.filter { path in
+            var info = stat()
+            return previous[DigestKey(path)] == nil && lstat(outputPath + "/" + path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+        }
+        if !strangers.isEmpty {
+            throw .strangers(in: displayPath(output), named: Array(strangers.prefix(OutputError.namedStrangers)),
+                             count: strangers.count, missingRecord: nil)
+        }
         guard canMove(moved) else {
+            // The full swap replaces the whole folder: only when all of it is sitegen's.
+            try checkOwnership(recorded: previous)
             try completeStaging(except: Set(moved))
             return false
         }

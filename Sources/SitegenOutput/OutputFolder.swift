@@ -25,7 +25,6 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// The previous build's files, for linking unchanged ones instead of writing them.
     var previous: [DigestKey: WrittenFile] = [:]
     public private(set) var lastPollKeys: Set<String> = []
-    package private(set) var lastPollCache: [UInt8]?
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
     /// (the sitemap's files, manifest.json).
@@ -139,8 +138,11 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
 
     /// Nothing changed: the build state has this fingerprint, manifest.json says sitegen
     /// wrote the folder, and every recorded file has its recorded size and modification time.
-    /// Otherwise every file in the folder must be recorded or kept (`checkOwnership`), and
-    /// the recorded files are remembered for linking unchanged ones.
+    /// Otherwise the recorded files are remembered for leaving or linking unchanged ones.
+    /// A build that will replace the whole folder first checks that every file in it is
+    /// recorded or kept (`checkOwnership`); one that updates it in place touches only
+    /// recorded paths and checks the new paths it writes (`publishInPlace`), without
+    /// walking a folder of 140,000 others.
     public func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord? {
         if replacesUnfinishedUpdate { return nil }
         let state = BuildState.read(for: output)
@@ -149,12 +151,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             return state.record
         }
         let index = state?.outputIndex()
-        try checkOwnership(recorded: index)
         previous = index ?? [:]
-        updatesInPlace = !previous.isEmpty
+        updatesInPlace = !previous.isEmpty && Self.isSitegenOutput(output)
+        if !updatesInPlace { try checkOwnership(recorded: index) }
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
-        // Reused only for files whose outputs are still as recorded, so it needs the state.
-        lastPollCache = index == nil ? nil : BuildState.readPollCache(for: output)
         return nil
     }
 
@@ -309,7 +309,13 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// in place. The state is dropped before the swap: a crash between the swap and saving
     /// the new one must not leave an old fingerprint next to a new site. Without a state
     /// the next build is simply a full one.
-    public func publish(_ record: BuildRecord, pollCache: [UInt8]?) throws(OutputError) {
+    /// Its shares are reused only for files still as the state records them, so without a
+    /// state it is not read.
+    package func takeLastPollCache() -> [UInt8]? {
+        previous.isEmpty ? nil : BuildState.readPollCache(for: output)
+    }
+
+    package func publish(_ record: BuildRecord, pollCache: PollCacheWriter?) throws(OutputError) {
         // Saved first: every share in it is a function of its inputs, whatever site is published.
         BuildState.savePollCache(for: output, pollCache)
         if updatesInPlace, try publishInPlace(record) { return }

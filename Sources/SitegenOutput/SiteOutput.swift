@@ -29,8 +29,9 @@ package protocol SiteOutput: AnyObject, Sendable {
     var lastPollKeys: Set<String> { get }
 
     /// What the last build kept for reading only the poll files that changed (the bytes of
-    /// SitegenKit's PollFileCache), read with its record; nil when there is none.
-    var lastPollCache: [UInt8]? { get }
+    /// SitegenKit's PollFileCache), once `lastBuild(matching:)` has read its record and
+    /// returned nil; nil when there is none. Handed over once, so the bytes are not held.
+    func takeLastPollCache() -> [UInt8]?
 
     /// Puts the last build's files at `paths` into the new site as they are (same bytes,
     /// same modification time, nothing read) and returns true; or does nothing and returns
@@ -56,8 +57,11 @@ package protocol SiteOutput: AnyObject, Sendable {
 
     /// Makes the new site the published one, with the files kept from the old (`keep:`),
     /// and records `record` and `pollCache` for the next build.
-    func publish(_ record: BuildRecord, pollCache: [UInt8]?) throws(OutputError)
+    func publish(_ record: BuildRecord, pollCache: PollCacheWriter?) throws(OutputError)
 
     /// Drops the new site; the published one is untouched.
     func abandon()
 }
+
+/// Writes the poll cache a piece at a time into `write`, so it is never held whole.
+package typealias PollCacheWriter = (_ write: ([UInt8]) throws -> Void) throws -> Void

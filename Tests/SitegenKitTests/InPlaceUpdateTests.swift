@@ -62,6 +62,13 @@ struct InPlaceUpdateTests {
     func fileReplacesFolder() throws {
         let site = try TemporarySite()
         try publish(site, "one", ["a/index.html": "<p>a", "b": "b", "c/d.html": "d"])
+        // The full swap replaces the whole folder, so a file of someone else's stops it.
+        try site.write("Output/c/notes.txt", "mine")
+        #expect(throws: OutputError.self) {
+            try publish(site, "two", ["a": "a is a file now", "b/index.html": "b is a folder now", "c/d.html": "d"])
+        }
+        #expect(try site.read("Output/c/notes.txt") == "mine" && site.read("Output/a/index.html") == "<p>a")
+        try FileManager.default.removeItem(at: output(site).appendingPathComponent("c/notes.txt"))
         try publish(site, "two", ["a": "a is a file now", "b/index.html": "b is a folder now", "c/d.html": "d"])
         let tree = try fileTree(output(site)).mapValues { String(decoding: $0, as: UTF8.self) }
         #expect(tree.filter { $0.key != "manifest.json" } == ["a": "a is a file now", "b/index.html": "b is a folder now", "c/d.html": "d"])
@@ -119,5 +126,26 @@ struct InPlaceUpdateTests {
         try publish(site, "two", ["a/index.html": "a2", "d/index.html": "d"])
         #expect(try text(site) == ["a/index.html": "a2", "d/index.html": "d"])
         #expect(try workFiles(site) == [])
+    }
+
+    @Test("The build state's file lines are read without a parse tree when they are as written, else by the JSON parser")
+    func stateLines() throws {
+        let site = try TemporarySite()
+        let output = output(site)
+        let hash = ContentHash(of: Array("x".utf8))
+        let files: [(String, WrittenFile)] = [
+            ("a/index.html", WrittenFile(hash: hash, size: 1, modified: 1_795_000_000_123_456_789)),
+            ("caf\u{E9} \"quoted\"\nline/index.html", WrittenFile(hash: hash, size: 12, modified: 0)),
+        ]
+        try BuildState.save(for: output, record("f", files: 2), outputs: { body in for (path, file) in files { try body(path, file) } })
+        let lines = try String(contentsOf: BuildState.url(for: output), encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(BuildState.quickOutputLine(ArraySlice(Array(lines.first!.utf8)))?.0 == "a/index.html")
+        #expect(BuildState.quickOutputLine(ArraySlice(Array(lines.first!.utf8)))?.1 == files[0].1)
+        // Escapes in the path: left to the JSON parser.
+        #expect(BuildState.quickOutputLine(ArraySlice(Array(lines.last!.utf8))) == nil)
+        #expect(BuildState.quickOutputLine(ArraySlice(Array(#"{"path": "a", "sha256": "00", "size": 1, "modified": "1"}"#.utf8))) == nil)
+        var read: [(String, WrittenFile)] = []
+        try #require(BuildState.read(for: output)).forEachOutput { read.append(($0, $1)) }
+        #expect(read.map(\.0) == files.map(\.0) && read.map(\.1) == files.map(\.1))
     }
 }

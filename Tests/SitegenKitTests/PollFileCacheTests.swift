@@ -99,7 +99,7 @@ struct PollFileCacheTests {
         }
         let output = MemoryOutput()
         _ = try build(site, into: output).0.get()
-        let bytes = try #require(output.lastPollCache)
+        let bytes = try #require(output.takeLastPollCache())
         let header = try #require(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first)
         let context = String(try #require(header.split(separator: "\"").dropFirst(7).first))
         let cache = try #require(PollFileCache.decode(bytes, context: context))

@@ -51,7 +51,7 @@ struct PublishStage {
             let changes = changesFile == nil ? [] : try output.changes()
             try output.publish(BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
                                            ballots: report.ballots, diagnostics: log.all, omissions: log.omissions,
-                                           pollKeys: pollKeys), pollCache: pollCache?.encoded())
+                                           pollKeys: pollKeys), pollCache: pollCache.map { cache in { write in try cache.write(to: write) } })
             if let changesFile { try Self.writeChanges(changes, to: changesFile) }
             return files
         } catch {

@@ -45,9 +45,10 @@ struct ReadStage {
     /// BuildFingerprint.pollContext (nil for `sitegen check`) and the last build's poll keys.
     var pollContext: String?
     var reusablePolls: Set<String> = []
-    /// The fingerprint's hash of each input file, and the last build's PollFileCache (bytes).
+    /// The fingerprint's hash of each input file, and the last build's PollFileCache when it
+    /// has this build's context.
     var hashes: [String: String] = [:]
-    var lastPollCache: [UInt8]?
+    var lastPollCache: PollFileCache?
 
     func run() throws(BuildFailure) -> Inputs {
         let templates: TemplateSet
@@ -86,10 +87,9 @@ struct ReadStage {
         exports.ballots = [:]
         let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit,
                               context: pollContext, reusable: reusablePolls)
-        let cacheContext = pollContext.map { PollFileCache.context(pollContext: $0) }
-        let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility,
-                                last: cacheContext.flatMap { context in lastPollCache.flatMap { PollFileCache.decode($0, context: context) } },
-                                next: cacheContext.map { PollFileCache(context: $0, files: [:]) }, hashes: hashes)
+        let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility, last: lastPollCache,
+                                next: pollContext.map { PollFileCache(context: PollFileCache.context(pollContext: $0), files: [:]) },
+                                hashes: hashes)
         let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)
         return Inputs(config: config, templates: templates, exports: exports, ballotPolls: Set(ballots.keys), polls: polls,
                       pollKeys: steps.keys.sorted, pollCache: pollCache, pollFilesRead: pollFilesRead,
