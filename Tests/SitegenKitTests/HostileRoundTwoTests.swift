@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 @testable import SitegenInput
 @testable import SitegenKit
 @testable import SitegenOutput
@@ -19,6 +20,16 @@ struct HostileRoundTwoTests {
         let url = site.root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: target)
+    }
+
+    @Test("SafePath refuses empty, absolute, '.' and '..' parts, backslashes and NULs, and nothing else")
+    func safePaths() {
+        for path in ["a", "a/b.html", "polls/X7K9M2/index.html", ".well-known/x", "a/..b/c", "a/b../c", "...", "caf\u{E9}/x", "a\nb"] {
+            #expect(SafePath.isSafe(path), "\(path)")
+        }
+        for path in ["", "/a", "a/", "a//b", ".", "..", "./a", "a/./b", "a/..", "../a", "a\\b", "a\0b"] {
+            #expect(!SafePath.isSafe(path), "\(path)")
+        }
     }
 
     @Test(".git, CNAME and .nojekyll survive rebuilds; keep: adds paths; other strangers are never removed or written over")

@@ -82,7 +82,16 @@ public struct Ballot: Sendable, Equatable {
     package func appendFingerprint(to bytes: inout [UInt8]) {
         withUnsafeBytes(of: id.uuid) { bytes += $0 }
         voter.append(to: &bytes)
-        bytes += "\(rankings);\(votedAt.timeIntervalSinceReferenceDate.bitPattern);\(modifiedAt.timeIntervalSinceReferenceDate.bitPattern)\n".utf8
+        switch packedRankings {
+        case .packed(let word, let count):
+            bytes.append(count)
+            withUnsafeBytes(of: word) { bytes += $0 }
+        case .list(let list):
+            bytes.append(0xFF)
+            withUnsafeBytes(of: list.count) { bytes += $0 }
+            for rank in list { withUnsafeBytes(of: rank) { bytes += $0 } }
+        }
+        withUnsafeBytes(of: (votedAt.timeIntervalSinceReferenceDate.bitPattern, modifiedAt.timeIntervalSinceReferenceDate.bitPattern)) { bytes += $0 }
     }
 }
 
