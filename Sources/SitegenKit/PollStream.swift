@@ -169,7 +169,8 @@ struct PollSteps: Sendable {
     }
 }
 
-/// The keys of the polls a build published, gathered from the parallel workers.
+/// The keys of the polls a build published and of its other keyed files (PlannedFile.key),
+/// gathered from the parallel workers, for the build record (BuildRecord.pollKeys).
 final class PollKeys: @unchecked Sendable {
     private let lock = NSLock()
     private var keys: [String] = []

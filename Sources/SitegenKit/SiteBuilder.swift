@@ -162,10 +162,11 @@ public struct SiteBuilder {
         guard let output = setup.output, let fingerprint = setup.fingerprint else { return report }
 
         try stages.run(.render, "Rendering \(Formatting.count(plan.files.count, "file"))") { () throws(BuildFailure) in
-            try render.run(plan.files, kit: computed.kit)
+            try render.run(plan.files, kit: computed.kit,
+                           keys: RenderStage.Keys(context: fingerprint.pollContext, last: setup.reusablePolls, now: inputs.keys))
         }
         report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
-            try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.pollKeys, pollCache: inputs.pollCache,
+            try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.keys.sorted, pollCache: inputs.pollCache,
                              changesFile: options.changesFile).run(plan, computed, report: report)
         }
         return report

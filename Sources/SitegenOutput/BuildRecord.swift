@@ -11,8 +11,9 @@ public struct BuildRecord: Sendable, Equatable {
     public var diagnostics: [Diagnostic]
     /// What the build's log counted without keeping, replayed with the diagnostics.
     public var omissions: [DiagnosticLog.Omission] = []
-    /// Each published poll's key (PollSteps): a rebuild links the files of a poll whose key
-    /// is here from this build instead of rendering them again.
+    /// Each published poll's key (PollSteps) and each keyed file's (PlannedFile.key): a
+    /// rebuild keeps the files of a poll or keyed file whose key is here instead of
+    /// rendering them again.
     public var pollKeys: [String] = []
 
     public init(fingerprint: String, pages: Int, files: Int, polls: Int, ballots: Int, diagnostics: [Diagnostic],

@@ -46,7 +46,12 @@ struct DependencyRebuildTests {
 
     /// Builds, applies `change`, rebuilds; checks the tree against a cold build, the new
     /// modification times against the changed bytes, and which files were linked.
-    func check(reused expected: (Set<String>) -> Set<String>, date: String? = nil,
+    static let trip = "trips/11111111-1111-1111-1111-111111111111/"
+    /// The itinerary's keyed files (PlannedFile.key): its calendar has the build time, so it has none.
+    static let itineraryKept: Set<String> = [trip + "index.html", trip + "route.gpx", trip + "preview.png"]
+
+    /// `itinerary`: whether the change leaves the itinerary's keyed files as they were.
+    func check(reused expected: (Set<String>) -> Set<String>, date: String? = nil, itinerary: Bool = true,
                sourceLocation: SourceLocation = #_sourceLocation, _ change: (TemporarySite) throws -> Void) throws {
         let site = try site()
         let output = MemoryOutput()
@@ -67,7 +72,8 @@ struct DependencyRebuildTests {
         let changed = Set(output.files.filter { first[$0.key] != $0.value }.keys)
         #expect(renewed == changed, sourceLocation: sourceLocation)
         let pollFiles = Set(first.keys.filter { $0.hasPrefix("polls/") })
-        #expect(output.reused == expected(pollFiles), sourceLocation: sourceLocation)
+        #expect(output.reused.filter { $0.hasPrefix("polls/") } == expected(pollFiles), sourceLocation: sourceLocation)
+        #expect(output.reused.filter { $0.hasPrefix("trips/") } == (itinerary ? Self.itineraryKept : []), sourceLocation: sourceLocation)
     }
 
     static func of(_ prefix: String) -> (Set<String>) -> Set<String> {
@@ -78,10 +84,10 @@ struct DependencyRebuildTests {
 
     @Test("A changed template, partial, stylesheet or site.yml value renders every poll again")
     func globalChanges() throws {
-        try check(reused: Self.none) { try edit($0, "Templates/poll.mustache") { $0 + "<!-- poll -->\n" } }
-        try check(reused: Self.none) { try edit($0, "Templates/partials/trip-card.mustache") { $0 + "<!-- card -->\n" } }
-        try check(reused: Self.none) { try edit($0, "Templates/assets/site.css") { $0 + "\nbody { margin: 0 }\n" } }
-        try check(reused: Self.none) { try edit($0, "site.yml") { $0.replacingOccurrences(of: "title: Golden Trips", with: "title: Silver Trips") } }
+        try check(reused: Self.none, itinerary: false) { try edit($0, "Templates/poll.mustache") { $0 + "<!-- poll -->\n" } }
+        try check(reused: Self.none, itinerary: false) { try edit($0, "Templates/partials/trip-card.mustache") { $0 + "<!-- card -->\n" } }
+        try check(reused: Self.none, itinerary: false) { try edit($0, "Templates/assets/site.css") { $0 + "\nbody { margin: 0 }\n" } }
+        try check(reused: Self.none, itinerary: false) { try edit($0, "site.yml") { $0.replacingOccurrences(of: "title: Golden Trips", with: "title: Silver Trips") } }
     }
 
     @Test("Another --date renders the tips again and links every poll")
@@ -94,6 +100,23 @@ struct DependencyRebuildTests {
         try check(reused: Self.of(Self.twb)) {
             try $0.write("Data/votes/new.json", #"[{"id": "a0000000-0000-0000-0000-000000000099", "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_voter_9", "rankings": [2, 0, 1], "votedAt": "2026-05-06T10:00:00Z", "modifiedAt": "2026-05-06T10:00:00Z"}]"#)
         }
+    }
+
+    @Test("An itinerary's page, route and picture are kept, not drawn again, while only ballots change; a template edit redraws them")
+    func itineraryKeys() throws {
+        let kept = Self.itineraryKept
+        let site = try site()
+        let output = MemoryOutput()
+        _ = try build(site, into: output)
+        try newBallot(site)
+        _ = try build(site, into: output)
+        #expect(output.reused.filter { $0.hasPrefix("trips/") } == kept)
+        try edit(site, "Templates/itinerary.mustache") { $0 + "<!-- edited -->\n" }
+        _ = try build(site, into: output)
+        #expect(output.reused.filter { $0.hasPrefix("trips/") } == [])
+        let cold = MemoryOutput()
+        _ = try build(site, into: cold)
+        #expect(output.files == cold.files)
     }
 
     @Test("An edited poll renders again; the other is linked")

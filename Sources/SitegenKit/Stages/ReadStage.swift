@@ -14,8 +14,8 @@ struct Inputs {
     var ballotPolls: Set<UUID>
     /// In file order, then record order.
     var polls: [PollSummary]
-    /// Each poll's key (PollSteps), sorted, for the build record.
-    var pollKeys: [String]
+    /// Each poll's key (PollSteps), and later each keyed file's (RenderStage), for the build record.
+    var keys: PollKeys
     /// What each poll file gave this build, for the next (nil for `sitegen check`).
     var pollCache: PollFileCache?
     /// How many poll files were read; the others were unchanged since the last build.
@@ -92,7 +92,7 @@ struct ReadStage {
                                 hashes: hashes)
         let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)
         return Inputs(config: config, templates: templates, exports: exports, ballotPolls: Set(ballots.keys), polls: polls,
-                      pollKeys: steps.keys.sorted, pollCache: pollCache, pollFilesRead: pollFilesRead,
+                      keys: steps.keys, pollCache: pollCache, pollFilesRead: pollFilesRead,
                       pages: pages, assets: assets, tipCatalog: tipCatalog, layout: layout, itineraries: itineraries,
                       navigation: navigation, loader: loader, plausibility: plausibility)
     }

@@ -43,13 +43,27 @@ struct RenderStage: Sendable {
         }
     }
 
-    /// The rest of the site, rendered in parallel.
-    func run(_ files: PendingFiles, kit: RenderKit) throws(BuildFailure) {
+    /// The keys of files kept from the last build (PlannedFile.key): `context` is what
+    /// every file depends on, `last` the last build's keys, `now` collects this build's.
+    struct Keys {
+        let context: String
+        let last: Set<String>
+        let now: PollKeys
+    }
+
+    /// The rest of the site, rendered in parallel; a file whose key the last build had is
+    /// kept as it is when it is still as recorded.
+    func run(_ files: PendingFiles, kit: RenderKit, keys: Keys? = nil) throws(BuildFailure) {
         guard let output else { return }
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             guard failure.message == nil else { return }
             let file = files.take(index)
             do throws(OutputError) {
+                if let keys, let key = file.key {
+                    let fileKey = sha256Hex(Array("\(keys.context)\u{0}\(file.path)\u{0}\(key)".utf8))
+                    keys.now.add(fileKey)
+                    if keys.last.contains(fileKey), try output.reuse([file.path]) { return }
+                }
                 try output.write(file.path, file.make(kit))
             } catch {
                 failure.record(error.message)

@@ -8,19 +8,24 @@ package enum ItineraryPages {
     package static func files(for published: PublishedItinerary, previews: Bool) -> [PlannedFile] {
         var files = [PlannedFile(path: SiteLinks.file(for: published.path)) { kit in page(published, kit: kit) }]
         guard case .itinerary = published.origin else { return files }
-        if let calendar = published.calendarPath {
-            files.append(PlannedFile(path: calendar) { kit in
-                Array(CalendarFile.ics(trip: published.trip, games: published.games,
-                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
-            })
-        }
-        if case .itinerary = published.origin, let route = published.routeFilePath {
+        if let route = published.routeFilePath {
             // routeFilePath exists only for trips of two stops or more, which make a route.
             files.append(PlannedFile(path: route) { _ in
                 Array(GPXFile.route(name: published.trip.name, points: TripRoute.points(published.trip))!.utf8)
             })
         }
         if previews { files.append(PreviewPages.tripFile(published)) }
+        // An itinerary's page, route and picture depend on it alone (and the site), so they
+        // are kept while it is unchanged; its calendar also on the build time (DTSTAMP), so
+        // it has no key. A poll's trip pages go with their poll's key instead.
+        let key = ValueDigest.of(published, context: "itinerary")
+        for index in files.indices { files[index].key = key }
+        if let calendar = published.calendarPath {
+            files.insert(PlannedFile(path: calendar) { kit in
+                Array(CalendarFile.ics(trip: published.trip, games: published.games,
+                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
+            }, at: 1)
+        }
         return files
     }
 

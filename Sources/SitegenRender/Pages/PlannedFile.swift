@@ -6,6 +6,10 @@ public struct PlannedFile: Sendable {
     /// Path inside the output folder, e.g. "polls/X7K9M2/index.html".
     public let path: String
     public let make: @Sendable (RenderKit) -> [UInt8]
+    /// A digest of everything the bytes depend on besides what every page does (sitegen,
+    /// site.yml, templates, assets: BuildFingerprint.pollContext). A file whose key the last
+    /// build had is kept as it is, not rendered (RenderStage). nil: rendered every build.
+    package var key: String?
 
     public init(path: String, make: @escaping @Sendable (RenderKit) -> [UInt8]) {
         self.path = path
