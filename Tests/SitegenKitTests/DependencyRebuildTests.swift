@@ -111,12 +111,15 @@ struct DependencyRebuildTests {
         try newBallot(site)
         _ = try build(site, into: output)
         #expect(output.reused.filter { $0.hasPrefix("trips/") } == kept)
-        try edit(site, "Templates/itinerary.mustache") { $0 + "<!-- edited -->\n" }
-        _ = try build(site, into: output)
-        #expect(output.reused.filter { $0.hasPrefix("trips/") } == [])
-        let cold = MemoryOutput()
-        _ = try build(site, into: cold)
-        #expect(output.files == cold.files)
+        for (path, change) in [("Templates/itinerary.mustache", { (text: String) in text + "<!-- edited -->\n" }),
+                               ("Data/trips/chicago-milwaukee.json", { (text: String) in text.replacingOccurrences(of: "Chicago", with: "Chicagoland") })] {
+            try edit(site, path, change)
+            _ = try build(site, into: output)
+            #expect(output.reused.filter { $0.hasPrefix("trips/") } == [], "\(path)")
+            let cold = MemoryOutput()
+            _ = try build(site, into: cold)
+            #expect(output.files == cold.files, "\(path)")
+        }
     }
 
     @Test("An edited poll renders again; the other is linked")

@@ -15,11 +15,12 @@ package enum ItineraryPages {
             })
         }
         if previews { files.append(PreviewPages.tripFile(published)) }
-        // An itinerary's page, route and picture depend on it alone (and the site), so they
-        // are kept while it is unchanged; its calendar also on the build time (DTSTAMP), so
-        // it has no key. A poll's trip pages go with their poll's key instead.
-        let key = ValueDigest.of(published, context: "itinerary")
-        for index in files.indices { files[index].key = key }
+        // An itinerary's page, route and picture are made from its export, the game catalog,
+        // custom items and the site — all in the context every key is combined with
+        // (BuildFingerprint.pollContext) — so they are kept while that is unchanged. Hashing
+        // the laid-out itinerary instead cost a millisecond each. Its calendar also holds
+        // the build time (DTSTAMP), so it has no key. A poll's trip pages go with its poll.
+        for index in files.indices { files[index].key = "itinerary \(published.trip.id.uuidString)" }
         if let calendar = published.calendarPath {
             files.insert(PlannedFile(path: calendar) { kit in
                 Array(CalendarFile.ics(trip: published.trip, games: published.games,
