@@ -44,7 +44,17 @@ struct PollFileCache: Sendable {
     struct KeptPoll: Sendable {
         var summary: PollSummary
         var key: String
-        var paths: [String]
+        /// The poll's output paths, each ended by a NUL (which no path holds): one string
+        /// instead of fourteen keeps a large site's cache small in memory.
+        var joinedPaths: String
+
+        init(summary: PollSummary, key: String, paths: [String]) {
+            self.summary = summary
+            self.key = key
+            joinedPaths = paths.map { $0 + "\u{0}" }.joined()
+        }
+
+        var paths: [String] { joinedPaths.split(separator: "\u{0}").map(String.init) }
     }
 
     /// The context a cache must have to be used.

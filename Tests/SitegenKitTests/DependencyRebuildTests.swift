@@ -47,11 +47,11 @@ struct DependencyRebuildTests {
     /// Builds, applies `change`, rebuilds; checks the tree against a cold build, the new
     /// modification times against the changed bytes, and which files were linked.
     static let trip = "trips/11111111-1111-1111-1111-111111111111/"
-    /// The itinerary's keyed files (PlannedFile.key): its calendar has the build time, so it has none.
-    static let itineraryKept: Set<String> = [trip + "index.html", trip + "route.gpx", trip + "preview.png"]
+    /// The itinerary's keyed files (PlannedFile.key), its calendar included while the build time is the same.
+    static let itineraryKept: Set<String> = [trip + "index.html", trip + "calendar.ics", trip + "route.gpx", trip + "preview.png"]
 
-    /// `itinerary`: whether the change leaves the itinerary's keyed files as they were.
-    func check(reused expected: (Set<String>) -> Set<String>, date: String? = nil, itinerary: Bool = true,
+    /// `itinerary`: the itinerary's files the change leaves as they were.
+    func check(reused expected: (Set<String>) -> Set<String>, date: String? = nil, itinerary: Set<String> = itineraryKept,
                sourceLocation: SourceLocation = #_sourceLocation, _ change: (TemporarySite) throws -> Void) throws {
         let site = try site()
         let output = MemoryOutput()
@@ -73,7 +73,7 @@ struct DependencyRebuildTests {
         #expect(renewed == changed, sourceLocation: sourceLocation)
         let pollFiles = Set(first.keys.filter { $0.hasPrefix("polls/") })
         #expect(output.reused.filter { $0.hasPrefix("polls/") } == expected(pollFiles), sourceLocation: sourceLocation)
-        #expect(output.reused.filter { $0.hasPrefix("trips/") } == (itinerary ? Self.itineraryKept : []), sourceLocation: sourceLocation)
+        #expect(output.reused.filter { $0.hasPrefix("trips/") } == itinerary, sourceLocation: sourceLocation)
     }
 
     static func of(_ prefix: String) -> (Set<String>) -> Set<String> {
@@ -84,10 +84,10 @@ struct DependencyRebuildTests {
 
     @Test("A changed template, partial, stylesheet or site.yml value renders every poll again")
     func globalChanges() throws {
-        try check(reused: Self.none, itinerary: false) { try edit($0, "Templates/poll.mustache") { $0 + "<!-- poll -->\n" } }
-        try check(reused: Self.none, itinerary: false) { try edit($0, "Templates/partials/trip-card.mustache") { $0 + "<!-- card -->\n" } }
-        try check(reused: Self.none, itinerary: false) { try edit($0, "Templates/assets/site.css") { $0 + "\nbody { margin: 0 }\n" } }
-        try check(reused: Self.none, itinerary: false) { try edit($0, "site.yml") { $0.replacingOccurrences(of: "title: Golden Trips", with: "title: Silver Trips") } }
+        try check(reused: Self.none, itinerary: []) { try edit($0, "Templates/poll.mustache") { $0 + "<!-- poll -->\n" } }
+        try check(reused: Self.none, itinerary: []) { try edit($0, "Templates/partials/trip-card.mustache") { $0 + "<!-- card -->\n" } }
+        try check(reused: Self.none, itinerary: []) { try edit($0, "Templates/assets/site.css") { $0 + "\nbody { margin: 0 }\n" } }
+        try check(reused: Self.none, itinerary: []) { try edit($0, "site.yml") { $0.replacingOccurrences(of: "title: Golden Trips", with: "title: Silver Trips") } }
     }
 
     @Test("Another --date renders the tips again and links every poll")
@@ -129,7 +129,10 @@ struct DependencyRebuildTests {
 
     @Test("A deleted poll's files go; the other poll is linked")
     func deletedPoll() throws {
-        try check(reused: Self.of(Self.x7)) { try remove($0, "Data/polls/b.json") }
+        // b.json held the newest date: the build time, and so the calendar's DTSTAMP, changes.
+        try check(reused: Self.of(Self.x7), itinerary: Self.itineraryKept.subtracting([Self.trip + "calendar.ics"])) {
+            try remove($0, "Data/polls/b.json")
+        }
     }
 
     @Test("A poll moved to another file, or a ballot moved to another vote file, renders nothing again")

@@ -60,7 +60,8 @@ struct RenderStage: Sendable {
             let file = files.take(index)
             do throws(OutputError) {
                 if let keys, let key = file.key {
-                    let fileKey = sha256Hex(Array("\(keys.context)\u{0}\(file.path)\u{0}\(key)".utf8))
+                    let time = file.readsBuildTime ? kit.buildTime.map { String($0.timeIntervalSinceReferenceDate.bitPattern) } ?? "-" : ""
+                    let fileKey = sha256Hex(Array("\(keys.context)\u{0}\(file.path)\u{0}\(key)\u{0}\(time)".utf8))
                     keys.now.add(fileKey)
                     if keys.last.contains(fileKey), try output.reuse([file.path]) { return }
                 }

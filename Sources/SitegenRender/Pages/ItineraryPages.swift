@@ -15,18 +15,20 @@ package enum ItineraryPages {
             })
         }
         if previews { files.append(PreviewPages.tripFile(published)) }
-        // An itinerary's page, route and picture are made from its export, the game catalog,
-        // custom items and the site — all in the context every key is combined with
-        // (BuildFingerprint.pollContext) — so they are kept while that is unchanged. Hashing
-        // the laid-out itinerary instead cost a millisecond each. Its calendar also holds
-        // the build time (DTSTAMP), so it has no key. A poll's trip pages go with its poll.
-        for index in files.indices { files[index].key = "itinerary \(published.trip.id.uuidString)" }
         if let calendar = published.calendarPath {
-            files.insert(PlannedFile(path: calendar) { kit in
+            var file = PlannedFile(path: calendar) { kit in
                 Array(CalendarFile.ics(trip: published.trip, games: published.games,
                                        calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
-            }, at: 1)
+            }
+            file.readsBuildTime = true
+            files.insert(file, at: 1)
         }
+        // An itinerary's files are made from its export, the game catalog, custom items and
+        // the site — all in the context every key is combined with (BuildFingerprint.pollContext)
+        // — so they are kept while that is unchanged; its calendar also while the build time
+        // (DTSTAMP) is. Hashing the laid-out itinerary instead cost a millisecond each. A
+        // poll's trip pages go with their poll's key.
+        for index in files.indices { files[index].key = "itinerary \(published.trip.id.uuidString)" }
         return files
     }
 

@@ -10,6 +10,8 @@ public struct PlannedFile: Sendable {
     /// site.yml, templates, assets: BuildFingerprint.pollContext). A file whose key the last
     /// build had is kept as it is, not rendered (RenderStage). nil: rendered every build.
     package var key: String?
+    /// The bytes also hold the build time (a calendar's DTSTAMP), so the key is combined with it.
+    package var readsBuildTime = false
 
     public init(path: String, make: @escaping @Sendable (RenderKit) -> [UInt8]) {
         self.path = path
