@@ -325,6 +325,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         if replacesUnfinishedUpdate { unlink(journal.path) }
         let list = self.list, late = self.late
         try? BuildState.save(for: output, record, outputs: { body in try list.forEachSorted(adding: late, body) })
+        // Only now: a build waiting for the lock must find the state of the site it sees.
+        unlock()
     }
 
     var list: OutputList {
@@ -355,7 +357,6 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
 
     /// Swaps the staged site into place and removes the previous one.
     package func commit() throws(OutputError) {
-        defer { unlock() }
         let fileManager = FileManager.default
         if isMountPoint {
             try swapContents()
