@@ -24,8 +24,17 @@ struct PollFileCache: Sendable {
 
     /// Everything but the file's own bytes and ballots its share depends on.
     let context: String
-    /// By the file's standardized path.
+    /// Poll files by standardized path.
     var files: [String: Entry]
+    /// Vote files by standardized path: every vote file is needed for the polls' ballots,
+    /// but an unchanged one's ballots are taken from here instead of parsing its JSON.
+    var votes: [String: VoteEntry] = [:]
+
+    init(context: String, files: [String: Entry], votes: [String: VoteEntry] = [:]) {
+        self.context = context
+        self.files = files
+        self.votes = votes
+    }
 
     struct Entry: Sendable {
         /// The file's bytes, as BuildFingerprint hashed them.
@@ -36,6 +45,16 @@ struct PollFileCache: Sendable {
         /// What reading and laying out the file logged: every diagnostic is about the file.
         /// Past a few of a kind, diagnostics were counted, not kept (`omissions`): a share
         /// with omissions cannot serve `--verbose`, which lists every one.
+        var diagnostics: [Diagnostic]
+        var omissions: [DiagnosticLog.Omission]
+        var dates: DatePlausibility.Share
+    }
+
+    /// One vote file's share: its ballots with their polls' ids, in record order, and what
+    /// reading it logged.
+    struct VoteEntry: Sendable {
+        var sha256: String
+        var ballots: [(UUID, Ballot)]
         var diagnostics: [Diagnostic]
         var omissions: [DiagnosticLog.Omission]
         var dates: DatePlausibility.Share
@@ -77,6 +96,9 @@ struct PollFileCache: Sendable {
         for path in files.keys.sorted() {
             try sink(line(Self.line(path, files[path]!)))
         }
+        for path in votes.keys.sorted() {
+            try sink(line(Self.voteLine(path, votes[path]!)))
+        }
     }
 
     /// The whole cache as bytes (tests).
@@ -105,22 +127,41 @@ struct PollFileCache: Sendable {
                        ("voters", .int(s.voters)), ("updatedAt", bits(s.updatedAt)), ("leaderLine", .string(s.leaderLine)),
                        ("key", .string(poll.key)), ("paths", .array(poll.paths.map { .string($0) }))])
             })),
-            ("diagnostics", .array(entry.diagnostics.map { d in
+        ] + share(entry.diagnostics, entry.omissions, entry.dates))
+    }
+
+    private static func voteLine(_ path: String, _ entry: VoteEntry) -> JSONOutput {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entry.ballots.count * 80)
+        for (poll, ballot) in entry.ballots {
+            withUnsafeBytes(of: poll.uuid) { bytes += $0 }
+            ballot.appendBytes(to: &bytes)
+        }
+        return .object([("votes", .string(path)), ("sha256", .string(entry.sha256)), ("count", .int(entry.ballots.count)),
+                        ("ballots", .string(Data(bytes).base64EncodedString()))]
+                        + share(entry.diagnostics, entry.omissions, entry.dates))
+    }
+
+    /// What reading a file logged and the dates it holds.
+    private static func share(_ diagnostics: [Diagnostic], _ omissions: [DiagnosticLog.Omission],
+                              _ dates: DatePlausibility.Share) -> [(String, JSONOutput)] {
+        [
+            ("diagnostics", .array(diagnostics.map { d in
                 let where_: [(String, JSONOutput)] = d.pendingSource.map(position)
                     ?? [("line", d.line.map { .int($0) } ?? .null), ("column", d.column.map { .int($0) } ?? .null)]
                 return .object([("severity", .string(d.severity.rawValue))] + where_
                     + [("field", .string(d.field)), ("message", .string(d.message)), ("summary", d.summary.map { .string($0) } ?? .null)])
             })),
-            ("omitted", .array(entry.omissions.map { o in
+            ("omitted", .array(omissions.map { o in
                 .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
                          ("summary", o.summary.map { .string($0) } ?? .null), ("inFile", .bool(o.file != nil))])
             })),
-            ("years", .array(entry.dates.years.sorted { $0.key < $1.key }.map { .array([.int($0.key), .int($0.value)]) })),
-            ("numeric", .array(entry.dates.numeric.values.flatMap { $0 }.sorted { $0.key < $1.key }.map { year, example in
+            ("years", .array(dates.years.sorted { $0.key < $1.key }.map { .array([.int($0.key), .int($0.value)]) })),
+            ("numeric", .array(dates.numeric.values.flatMap { $0 }.sorted { $0.key < $1.key }.map { year, example in
                 .object([("year", .int(year)), ("count", .int(example.count)), ("value", bits(example.value)),
                          ("field", .string(example.field))] + position(example.source))
             })),
-        ])
+        ]
     }
 
     // MARK: Reading
@@ -133,12 +174,18 @@ struct PollFileCache: Sendable {
         do {
             let fields = try JSONField(try JSONParser.parse(Array(head))).object()
             guard try fields.required("format").string() == format, try fields.required("context").string() == context else { return nil }
-            var files: [String: Entry] = [:]
+            var cache = PollFileCache(context: context, files: [:])
             for line in lines {
-                let (path, entry) = try Self.entry(try JSONField(try JSONParser.parse(Array(line))).object())
-                files[path] = entry
+                let fields = try JSONField(try JSONParser.parse(Array(line))).object()
+                if fields.optional("votes") != nil {
+                    let (path, entry) = try Self.voteEntry(fields)
+                    cache.votes[path] = entry
+                } else {
+                    let (path, entry) = try Self.entry(fields)
+                    cache.files[path] = entry
+                }
             }
-            return PollFileCache(context: context, files: files)
+            return cache
         } catch {
             return nil
         }
@@ -181,6 +228,37 @@ struct PollFileCache: Sendable {
             return KeptPoll(summary: summary, key: try p.required("key").string(),
                             paths: try p.required("paths").array { (f) throws(FieldError) in try f.string() })
         }
+        let (diagnostics, omissions, dates) = try share(fields, shown: shown, index: index)
+        return (path, Entry(sha256: try fields.required("sha256").string(), ballots: try fields.required("ballots").string(),
+                            polls: polls, diagnostics: diagnostics, omissions: omissions, dates: dates))
+    }
+
+    private static func voteEntry(_ fields: JSONFields) throws(FieldError) -> (String, VoteEntry) {
+        let path = try fields.required("votes").string()
+        let shown = displayPath(URL(fileURLWithPath: path))
+        let index = LineIndex(path: path)
+        let blob = try fields.required("ballots")
+        guard let data = Data(base64Encoded: try blob.string()) else { throw blob.error("expected base64") }
+        let bytes = [UInt8](data)
+        let count = try fields.required("count").int()
+        var ballots: [(UUID, Ballot)] = []
+        ballots.reserveCapacity(count)
+        var offset = 0
+        while offset < bytes.count {
+            guard offset + 16 <= bytes.count else { throw blob.error("a ballot ends early") }
+            let poll = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: offset, as: uuid_t.self)) }
+            offset += 16
+            guard let ballot = Ballot(reading: bytes, at: &offset) else { throw blob.error("a ballot ends early") }
+            ballots.append((poll, ballot))
+        }
+        guard ballots.count == count else { throw blob.error("expected \(count) ballots") }
+        let (diagnostics, omissions, dates) = try share(fields, shown: shown, index: index)
+        return (path, VoteEntry(sha256: try fields.required("sha256").string(), ballots: ballots,
+                                diagnostics: diagnostics, omissions: omissions, dates: dates))
+    }
+
+    private static func share(_ fields: JSONFields, shown: String, index: LineIndex) throws(FieldError)
+        -> ([Diagnostic], [DiagnosticLog.Omission], DatePlausibility.Share) {
         let diagnostics = try fields.required("diagnostics").array { (field) throws(FieldError) -> Diagnostic in
             let d = try field.object()
             let severity: Diagnostic.Severity = try d.required("severity").string() == "error" ? .error : .warning
@@ -211,7 +289,6 @@ struct PollFileCache: Sendable {
                 count: try n.required("count").int(), value: try double(n.required("value")),
                 field: try n.required("field").string(), source: try source(n, file: shown, index: index))
         }
-        return (path, Entry(sha256: try fields.required("sha256").string(), ballots: try fields.required("ballots").string(),
-                            polls: polls, diagnostics: diagnostics, omissions: omissions, dates: dates))
+        return (diagnostics, omissions, dates)
     }
 }

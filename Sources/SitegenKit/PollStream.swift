@@ -162,7 +162,7 @@ struct PollSteps: Sendable {
         var bytes: [UInt8] = []
         for id in ids {
             withUnsafeBytes(of: id.uuid) { bytes += $0 }
-            for ballot in ballots[id] ?? [] { ballot.appendFingerprint(to: &bytes) }
+            for ballot in ballots[id] ?? [] { ballot.appendBytes(to: &bytes) }
             bytes.append(0)
         }
         return sha256Hex(bytes)

@@ -68,11 +68,17 @@ public struct BuildReport: Sendable {
     /// the last build, their polls taken from it (PollFileCache).
     public var pollFiles = 0
     public var pollFilesRead = 0
+    /// The same for vote files, whose ballots were taken from the last build.
+    public var voteFiles = 0
+    public var voteFilesRead = 0
 
-    /// For `--verbose`: how much of the polls a rebuild read again.
+    /// For `--verbose`: how much of the polls and votes a rebuild read again.
     public var pollFilesLine: String {
-        "Poll files read: \(Formatting.grouped(pollFilesRead)) of \(Formatting.grouped(pollFiles))"
-            + (pollFilesRead < pollFiles ? " (\(Formatting.grouped(pollFiles - pollFilesRead)) unchanged since the last build)" : "")
+        func line(_ kind: String, _ read: Int, _ all: Int) -> String {
+            "\(kind) files read: \(Formatting.grouped(read)) of \(Formatting.grouped(all))"
+                + (read < all ? " (\(Formatting.grouped(all - read)) unchanged since the last build)" : "")
+        }
+        return line("Poll", pollFilesRead, pollFiles) + "; " + line("vote", voteFilesRead, voteFiles)
     }
 
     /// The closing summary line.
@@ -159,6 +165,8 @@ public struct SiteBuilder {
                                  polls: checked.polls.count, ballots: checked.exports.ballotCount, seconds: 0, wrote: options.write)
         report.pollFiles = checked.exports.pollFiles.count
         report.pollFilesRead = checked.pollFilesRead
+        report.voteFiles = checked.exports.voteFiles.count
+        report.voteFilesRead = checked.voteFilesRead
         guard let output = setup.output, let fingerprint = setup.fingerprint else { return report }
 
         try stages.run(.render, "Rendering \(Formatting.count(plan.files.count, "file"))") { () throws(BuildFailure) in

@@ -38,6 +38,8 @@ struct PollFileCacheTests {
         try rebuilds.edit(site, "Data/polls/b.json") {
             $0.replacingOccurrences(of: "\"modifiedAt\": 800000000", with: "\"modifiedAt\": 1780000000, \"colour\": \"red\"")
         }
+        // And a vote file that warns: its ballots and warning come back without parsing it.
+        try rebuilds.edit(site, "Data/votes/tie.json") { $0.replacingOccurrences(of: "\"rankings\"", with: "\"weather\": \"sunny\", \"rankings\"") }
         let output = MemoryOutput()
         let (first, _) = build(site, into: output)
         #expect(try first.get().pollFilesRead == 2)
@@ -45,7 +47,8 @@ struct PollFileCacheTests {
         let (rebuilt, log) = build(site, into: output)
         let report = try rebuilt.get()
         #expect(report.pollFiles == 2 && report.pollFilesRead == 1)
-        #expect(report.pollFilesLine == "Poll files read: 1 of 2 (1 unchanged since the last build)")
+        #expect(report.voteFiles == 3 && report.voteFilesRead == 1)
+        #expect(report.pollFilesLine == "Poll files read: 1 of 2 (1 unchanged since the last build); vote files read: 1 of 3 (2 unchanged since the last build)")
 
         let cold = MemoryOutput()
         let (coldResult, coldLog) = build(site, into: cold)
@@ -55,6 +58,7 @@ struct PollFileCacheTests {
         let shown = log.all.map(\.description).joined(separator: "\n")
         #expect(shown.contains("b.json:") && shown.contains("colour"))
         #expect(shown.contains("numericDates: unix"))
+        #expect(shown.contains("tie.json:") && shown.contains("weather"))
     }
 
     @Test("A poll file not read again still takes part in the checks across polls: a share code used twice is a cold build's error")
@@ -79,14 +83,14 @@ struct PollFileCacheTests {
         #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
         try rebuilds.newBallot(site)
         let untouched = try SitegenProcess.run(["build", "--verbose"], in: site.root)
-        #expect(untouched.stderr.contains("  Poll files read: 1 of 2 (1 unchanged since the last build)\n"))
+        #expect(untouched.stderr.contains("  Poll files read: 1 of 2 (1 unchanged since the last build); vote files read: 1 of 3 (2 unchanged since the last build)\n"))
 
         try rebuilds.edit(site, "Data/votes/new.json") { $0.replacingOccurrences(of: "[2, 0, 1]", with: "[1, 0, 2]") }
         let page = site.root.appendingPathComponent("Output/polls/TWB2AA/index.html")
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: page.path)
         let touched = try SitegenProcess.run(["build", "--verbose"], in: site.root)
         #expect(touched.status == 0)
-        #expect(touched.stderr.contains("  Poll files read: 2 of 2\n"))
+        #expect(touched.stderr.contains("  Poll files read: 2 of 2; vote files read: 1 of 3 (2 unchanged since the last build)\n"))
         #expect(try SitegenProcess.run(["build", "--output", "Cold"], in: site.root).status == 0)
         #expect(try fileTree(site.root.appendingPathComponent("Output")) == fileTree(site.root.appendingPathComponent("Cold")))
     }
@@ -103,7 +107,8 @@ struct PollFileCacheTests {
         let header = try #require(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first)
         let context = String(try #require(header.split(separator: "\"").dropFirst(7).first))
         let cache = try #require(PollFileCache.decode(bytes, context: context))
-        #expect(cache.files.count == 2)
+        #expect(cache.files.count == 2 && cache.votes.count == 2)
+        #expect(cache.votes.values.map(\.ballots.count).reduce(0, +) == 8)
         #expect(cache.encoded() == bytes)
         #expect(PollFileCache.decode(bytes, context: context + "x") == nil)
         let b = try #require(cache.files.first { $0.key.hasSuffix("/b.json") }?.value)

@@ -216,7 +216,7 @@ struct ReporterCommandLineTests {
         #expect(result.stdout.hasPrefix("Built "))
         var lines = result.stderr.split(separator: "\n").map(String.init)
         // After the stages, how many poll files were read (all of them in a first build).
-        #expect(lines.popLast() == "  Poll files read: 1 of 1")
+        #expect(lines.popLast() == "  Poll files read: 1 of 1; vote files read: 2 of 2")
         let pattern = /^  (.+?) +\d+\.\d\d s$/
         #expect(lines.allSatisfy { $0.wholeMatch(of: pattern) != nil }, "\(lines)")
         let names = lines.compactMap { $0.wholeMatch(of: pattern).map { String($0.1) } }

@@ -15,9 +15,17 @@ package struct DigestKey: Hashable, Sendable {
         low = words.1
     }
 
-    /// The key's 16 bytes, to hash it into another digest.
+    /// The key's 16 bytes, to hash it into another digest or to keep it (`init(reading:at:)`).
     package func append(to bytes: inout [UInt8]) {
         withUnsafeBytes(of: (high, low)) { bytes += $0 }
+    }
+
+    /// The key `append(to:)` wrote at `offset`, which moves past it; nil past the end.
+    package init?(reading bytes: [UInt8], at offset: inout Int) {
+        guard offset + 16 <= bytes.count else { return nil }
+        (high, low) = bytes.withUnsafeBytes { ($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+                                               $0.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) }
+        offset += 16
     }
 
     package init(_ text: String) {

@@ -34,10 +34,16 @@ public struct ExportSet: Sendable {
         load(config: config, loader: loader(config: config, log: log), log: log)
     }
 
-    package static func load(config: SiteConfig, loader: ExportLoader, log: DiagnosticLog) -> ExportSet {
+    /// Each vote's poll id and ballot, in record order, from one vote file.
+    package typealias VoteFileReader = @Sendable (URL) -> [(UUID, Ballot)]
+
+    /// `readVotes` reads one vote file instead of the loader (SitegenKit keeps unchanged
+    /// files' ballots from the last build).
+    package static func load(config: SiteConfig, loader: ExportLoader, log: DiagnosticLog,
+                             readVotes: VoteFileReader? = nil) -> ExportSet {
         var set = ExportSet()
         set.voteFiles = ExportLoader.jsonFiles(below: config.inputs.votes, log: log)
-        set.loadBallots(loader)
+        set.loadBallots(readVotes ?? { url in Self.readVotes(url, loader: loader) })
         set.pollFiles = ExportLoader.jsonFiles(below: config.inputs.polls, log: log)
         let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.publishedConvoy(field, source: source) }
         set.convoys = convoys.records.compactMap { $0 }
@@ -57,16 +63,21 @@ public struct ExportSet: Sendable {
 
     /// Reads the vote files a few at a time (in parallel), keeping each vote's Ballot: the
     /// parse trees of only a few files are alive at once.
-    private mutating func loadBallots(_ loader: ExportLoader) {
+    /// One vote file read by `loader`.
+    package static func readVotes(_ url: URL, loader: ExportLoader) -> [(UUID, Ballot)] {
+        let (votes, _) = loader.loadFile(url, cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
+            try decoder.vote(field, source: source)
+        }
+        return votes.map { ($0.pollId, Ballot($0)) }
+    }
+
+    private mutating func loadBallots(_ read: VoteFileReader) {
         let step = 2 * ProcessInfo.processInfo.activeProcessorCount
         for start in stride(from: 0, to: voteFiles.count, by: step) {
             let files = Array(voteFiles[start..<min(start + step, voteFiles.count)])
             let results = ConcurrentResults<[(UUID, Ballot)]>(count: files.count)
             DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                let (votes, _) = loader.loadFile(files[index], cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
-                    try decoder.vote(field, source: source)
-                }
-                results[index] = votes.map { ($0.pollId, Ballot($0)) }
+                results[index] = read(files[index])
             }
             for (pollId, ballot) in results.values.joined() {
                 ballots[pollId, default: []].append(ballot)

@@ -18,8 +18,9 @@ struct Inputs {
     var keys: PollKeys
     /// What each poll file gave this build, for the next (nil for `sitegen check`).
     var pollCache: PollFileCache?
-    /// How many poll files were read; the others were unchanged since the last build.
+    /// How many poll and vote files were read; the others were unchanged since the last build.
     var pollFilesRead: Int
+    var voteFilesRead: Int
     var pages: [MarkdownPage]
     var assets: [SiteModel.Asset]
     var tipCatalog: TipCatalog
@@ -67,7 +68,9 @@ struct ReadStage {
 
         let plausibility = DatePlausibility(numericDates: config.numericDates)
         let loader = ExportSet.loader(config: config, log: log, plausibility: plausibility)
-        var exports = ExportSet.load(config: config, loader: loader, log: log)
+        let votes = VoteFiles(loader: loader, log: log, dates: plausibility, last: lastPollCache, hashes: hashes,
+                              keeps: pollContext != nil)
+        var exports = ExportSet.load(config: config, loader: loader, log: log, readVotes: votes.ballots)
         let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
         let assets: [SiteModel.Asset]
         do {
@@ -88,11 +91,11 @@ struct ReadStage {
         let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit,
                               context: pollContext, reusable: reusablePolls)
         let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility, last: lastPollCache,
-                                next: pollContext.map { PollFileCache(context: PollFileCache.context(pollContext: $0), files: [:]) },
+                                next: pollContext.map { PollFileCache(context: PollFileCache.context(pollContext: $0), files: [:], votes: votes.kept) },
                                 hashes: hashes)
         let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)
         return Inputs(config: config, templates: templates, exports: exports, ballotPolls: Set(ballots.keys), polls: polls,
-                      keys: steps.keys, pollCache: pollCache, pollFilesRead: pollFilesRead,
+                      keys: steps.keys, pollCache: pollCache, pollFilesRead: pollFilesRead, voteFilesRead: votes.filesRead,
                       pages: pages, assets: assets, tipCatalog: tipCatalog, layout: layout, itineraries: itineraries,
                       navigation: navigation, loader: loader, plausibility: plausibility)
     }

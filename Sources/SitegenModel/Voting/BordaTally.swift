@@ -77,9 +77,41 @@ public struct Ballot: Sendable, Equatable {
 
     public var rankings: [Int] { packedRankings.values }
 
-    /// Everything the ballot holds, as bytes to hash: a poll's ballots are unchanged when
-    /// these are (PollFileCache).
-    package func appendFingerprint(to bytes: inout [UInt8]) {
+    /// The ballot `appendBytes(to:)` wrote at `offset`, which moves past it; nil when the
+    /// bytes end early.
+    package init?(reading bytes: [UInt8], at offset: inout Int) {
+        func word() -> UInt64? {
+            guard offset + 8 <= bytes.count else { return nil }
+            defer { offset += 8 }
+            return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+        }
+        guard offset + 16 <= bytes.count else { return nil }
+        id = bytes.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(fromByteOffset: offset, as: uuid_t.self)) }
+        offset += 16
+        guard let voter = DigestKey(reading: bytes, at: &offset), offset < bytes.count else { return nil }
+        self.voter = voter
+        let tag = bytes[offset]
+        offset += 1
+        if tag == 0xFF {
+            guard let count = word(), count <= 1 << 20 else { return nil }
+            var list: [Int] = []
+            for _ in 0..<count {
+                guard let rank = word() else { return nil }
+                list.append(Int(bitPattern: UInt(rank)))
+            }
+            packedRankings = .list(list)
+        } else {
+            guard let packed = word() else { return nil }
+            packedRankings = .packed(packed, count: tag)
+        }
+        guard let voted = word(), let modified = word() else { return nil }
+        votedAt = Date(timeIntervalSinceReferenceDate: Double(bitPattern: voted))
+        modifiedAt = Date(timeIntervalSinceReferenceDate: Double(bitPattern: modified))
+    }
+
+    /// Everything the ballot holds, as bytes: to hash (a poll's ballots are unchanged when
+    /// these are) and to keep from one build to the next (`init(reading:at:)`, PollFileCache).
+    package func appendBytes(to bytes: inout [UInt8]) {
         withUnsafeBytes(of: id.uuid) { bytes += $0 }
         voter.append(to: &bytes)
         switch packedRankings {

@@ -1,0 +1,66 @@
+import CHeap
+import Foundation
+import SitegenCore
+import SitegenInput
+import SitegenModel
+
+/// Reads the vote files for ExportSet, taking an unchanged file's ballots from the last
+/// build (PollFileCache) instead of parsing its JSON: every ballot is needed to know which
+/// polls changed, but a rebuild after one new ballot should parse one file, not all.
+/// Like a poll file's, a vote file's share (its ballots, what reading it logged, its dates)
+/// is a function of its bytes and of the context.
+final class VoteFiles: @unchecked Sendable {
+    let loader: ExportLoader
+    let log: DiagnosticLog
+    let dates: DatePlausibility?
+    let last: PollFileCache?
+    let hashes: [String: String]
+    /// Whether this build keeps shares for the next (not for `sitegen check`).
+    let keeps: Bool
+    private let lock = NSLock()
+    private var entries: [String: PollFileCache.VoteEntry] = [:]
+    private var read = 0
+
+    init(loader: ExportLoader, log: DiagnosticLog, dates: DatePlausibility?, last: PollFileCache?, hashes: [String: String], keeps: Bool) {
+        self.loader = loader
+        self.log = log
+        self.dates = dates
+        self.last = last
+        self.hashes = hashes
+        self.keeps = keeps
+    }
+
+    /// This build's shares, for the next build's cache.
+    var kept: [String: PollFileCache.VoteEntry] { lock.withLock { entries } }
+    /// How many vote files were parsed.
+    var filesRead: Int { lock.withLock { read } }
+
+    func ballots(_ url: URL) -> [(UUID, Ballot)] {
+        let path = url.standardizedFileURL.path
+        if let entry = last?.votes[path], entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty) {
+            entry.diagnostics.forEach(log.add)
+            entry.omissions.forEach(log.add)
+            dates?.add(entry.dates)
+            if keeps { lock.withLock { entries[path] = entry } }
+            return entry.ballots
+        }
+        let fileLog = DiagnosticLog(keepsEvery: log.keepsEvery)
+        let fileDates = DatePlausibility(numericDates: loader.decoder.dates.numericDates)
+        let ballots = ExportSet.readVotes(url, loader: loader.capturing(to: fileLog, dates: fileDates))
+        let diagnostics = fileLog.all, omissions = fileLog.omissions, share = fileDates.share
+        diagnostics.forEach(log.add)
+        omissions.forEach(log.add)
+        dates?.add(share)
+        lock.withLock { read += 1 }
+        let shown = displayPath(url)
+        guard keeps, let sha256 = hashes[path], !fileLog.hasErrors, diagnostics.allSatisfy({ $0.file == shown }),
+              omissions.allSatisfy({ $0.file == nil || $0.file == shown }), share.numeric.keys.allSatisfy({ $0 == shown }) else {
+            return ballots
+        }
+        lock.withLock {
+            entries[path] = PollFileCache.VoteEntry(sha256: sha256, ballots: ballots, diagnostics: diagnostics,
+                                                    omissions: omissions, dates: share)
+        }
+        return ballots
+    }
+}
