@@ -21,6 +21,8 @@
 #   RESULTS=          where results go (default: Benchmarks/results)
 #   BENCH_SYNC=1      sync before each timed run (0 to skip)
 #   ONLY=             `previews`: only the checking build (1) and the link preview images (7)
+#   REBUILDS=1        then Benchmarks/rebuilds.sh for the same N and binary (0 to skip):
+#                     one ballot, one poll, the poll template changed, files rewritten
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -349,3 +351,8 @@ echo
 cat "$FINAL/table.md"
 echo
 say "Results: $FINAL"
+
+if [ "${REBUILDS:-1}" = 1 ] && [ -z "$ONLY" ]; then
+    say "Rebuilds that cost what changed (Benchmarks/rebuilds.sh)"
+    SITEGEN_BIN="$BIN" WORK="$WORK" RUNS="$RUNS" "$HERE/rebuilds.sh" "${SIZES[@]}"
+fi

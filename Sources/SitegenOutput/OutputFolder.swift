@@ -385,9 +385,11 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         }
     }
 
-    /// Drops the staging folder after a failure; the output is untouched.
+    /// Drops the staging folder after a failure; the output is untouched. Once a journal
+    /// names its files (a rebuild in place that failed while moving them in), the folder
+    /// stays for the next build to finish the moves.
     public func abandon() {
-        if FileManager.default.fileExists(atPath: staging.path) {
+        if FileManager.default.fileExists(atPath: staging.path), !Self.exists(journal.path) {
             rescueKept(from: stagingPath)
             discard(staging)
         }
