@@ -148,9 +148,11 @@ struct PollSteps: Sendable {
     /// reading it: their files are taken as they are. False when any of them is not as the
     /// last build left it; then the file is read.
     func reuse(_ entry: PollFileCache.Entry) -> Bool {
-        guard context != nil, render.reuse(paths: entry.polls.flatMap(\.paths)) else { return false }
-        for poll in entry.polls {
-            if let refusal = paths.plan(paths: poll.paths, listPolls: config.listPolls) { render.failure.record(refusal) }
+        guard context != nil else { return false }
+        let lists = entry.polls.map(\.paths)
+        guard render.reuse(paths: lists.flatMap { $0 }) else { return false }
+        for (poll, list) in zip(entry.polls, lists) {
+            if let refusal = paths.plan(paths: list, listPolls: config.listPolls) { render.failure.record(refusal) }
             keys.add(poll.key)
         }
         return true
