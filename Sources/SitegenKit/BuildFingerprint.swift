@@ -1,6 +1,7 @@
 import Foundation
 import SitegenCore
 import SitegenInput
+import SitegenRender
 
 /// Everything a build depends on, hashed into one value: every input file's bytes (site.yml,
 /// templates, exports, pages, the tips file), the options that change output (`--date`,
@@ -42,11 +43,11 @@ public struct BuildFingerprint: Sendable, Equatable {
                              InputFile(path: source.publishedName(hash: hash), sha256: hash), stamp)
         }
         let values = hashed.values
-        var lines = ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())"]
+        var lines = toolLines
         lines.append("date \(options.date.map(Formatting.iso8601) ?? "-")")
         lines.append("seed \(options.seed.map(String.init) ?? "-")")
         lines.append("epoch \(options.environment["SOURCE_DATE_EPOCH"] ?? "-")")
-        let common = Array(lines.prefix(2))
+        let common = toolLines
         lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
         let pollLines = common + zip(sources, values).filter { !["inputs.polls", "inputs.votes"].contains($0.0.key) }
             .map(\.1.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
@@ -62,6 +63,12 @@ public struct BuildFingerprint: Sendable, Equatable {
     /// build read may not be what manifest.json and the build state record.
     public func changedInputs() -> [URL] {
         stamps.filter { FileStamp($0.0.path) != $0.1 }.map(\.0)
+    }
+
+    /// What makes the files besides the inputs: sitegen itself, and the drawing code and
+    /// libraries of the preview cards (a cairo upgrade changes cards, not the binary).
+    static var toolLines: [String] {
+        ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())", "cards \(PreviewCard.drawingCode)"]
     }
 
     static func inputURLs(_ config: SiteConfig) -> [URL] {
