@@ -2,6 +2,7 @@ import Foundation
 import SitegenCore
 import SitegenInput
 import SitegenModel
+import SitegenOutput
 import SitegenRender
 
 /// What each poll export file gave the last build, so that a rebuild reads again only the
@@ -242,12 +243,18 @@ struct PollFileCache: Sendable {
     /// cannot be read (then every poll file is read).
     static func decode(_ bytes: [UInt8], context: String) -> PollFileCache? {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)[...]
-        guard let head = lines.popFirst() else { return nil }
+        return decode(lines: { lines.popFirst() }, context: context)
+    }
+
+    /// The same, a line at a time (LineSource: the cache file is not held whole).
+    static func decode(lines next: LineSource, context: String) -> PollFileCache? {
         do {
+            guard let head = try next() else { return nil }
             let fields = try JSONField(try JSONParser.parse(Array(head))).object()
             guard try fields.required("format").string() == format, try fields.required("context").string() == context else { return nil }
             var cache = PollFileCache(context: context, files: [:])
-            for line in lines {
+            while let line = try next() {
+                guard !line.isEmpty else { continue }
                 let fields = try JSONField(try JSONParser.parse(Array(line))).object()
                 if fields.optional("votes") != nil {
                     let (path, entry) = try Self.voteEntry(fields)

@@ -184,8 +184,8 @@ public struct SiteBuilder {
 extension SiteBuilder {
     /// The last build's PollFileCache, decoded, when it was written in this build's context.
     func lastPollCache(_ setup: Setup) -> PollFileCache? {
-        guard let fingerprint = setup.fingerprint, let bytes = setup.output?.takeLastPollCache() else { return nil }
-        return PollFileCache.decode(bytes, context: PollFileCache.context(pollContext: fingerprint.pollContext))
+        guard let fingerprint = setup.fingerprint, let lines = setup.output?.lastPollCacheLines() else { return nil }
+        return PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext))
     }
 }
 

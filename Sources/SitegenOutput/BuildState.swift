@@ -219,10 +219,6 @@ public struct BuildState: Sendable, Equatable {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-polls.jsonl")
     }
 
-    package static func readPollCache(for output: URL) -> [UInt8]? {
-        (try? Data(contentsOf: pollCacheURL(for: output))).map { [UInt8]($0) }
-    }
-
     /// Writes the cache whole, under a temporary name then renamed (or removes it for nil);
     /// a cache that cannot be saved is simply absent, and the next build reads every poll file.
     package static func savePollCache(for output: URL, _ writer: PollCacheWriter?) {

@@ -79,7 +79,11 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     package var lastPollKeys: Set<String> { lock.withLock { Set(record?.pollKeys ?? []) } }
 
     private var pollCache: [UInt8]?
-    package func takeLastPollCache() -> [UInt8]? { lock.withLock { record == nil ? nil : pollCache } }
+    package func lastPollCacheLines() -> LineSource? {
+        guard let bytes = lock.withLock({ record == nil ? nil : pollCache }) else { return nil }
+        var lines = bytes.split(separator: UInt8(ascii: "\n"))[...]
+        return { lines.popFirst() }
+    }
 
     package func reuse(_ paths: [String]) throws(OutputError) -> Bool {
         lock.withLock {

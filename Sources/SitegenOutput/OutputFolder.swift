@@ -311,8 +311,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// the next build is simply a full one.
     /// Its shares are reused only for files still as the state records them, so without a
     /// state it is not read.
-    package func takeLastPollCache() -> [UInt8]? {
-        previous.isEmpty ? nil : BuildState.readPollCache(for: output)
+    package func lastPollCacheLines() -> LineSource? {
+        guard !previous.isEmpty, let lines = try? LineReader(path: BuildState.pollCacheURL(for: output).path) else { return nil }
+        return { try lines.next() }
     }
 
     package func publish(_ record: BuildRecord, pollCache: PollCacheWriter?) throws(OutputError) {

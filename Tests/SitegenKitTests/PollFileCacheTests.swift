@@ -103,7 +103,9 @@ struct PollFileCacheTests {
         }
         let output = MemoryOutput()
         _ = try build(site, into: output).0.get()
-        let bytes = try #require(output.takeLastPollCache())
+        let source = try #require(output.lastPollCacheLines())
+        var bytes: [UInt8] = []
+        while let line = try source() { bytes += line + [UInt8(ascii: "\n")] }
         let header = try #require(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first)
         let context = String(try #require(header.split(separator: "\"").dropFirst(7).first))
         let cache = try #require(PollFileCache.decode(bytes, context: context))
