@@ -371,3 +371,22 @@ struct PollFileCache: Sendable {
         return (diagnostics, omissions, dates)
     }
 }
+
+extension PollFileCache {
+    /// Gives what reading a file logged, and its dates, to the build's log and date
+    /// collector: the same whether the file was just read or its share kept.
+    static func replay(_ diagnostics: [Diagnostic], _ omissions: [DiagnosticLog.Omission], _ share: DatePlausibility.Share,
+                       into log: DiagnosticLog, dates: DatePlausibility?) {
+        diagnostics.forEach(log.add)
+        omissions.forEach(log.add)
+        dates?.add(share)
+    }
+
+    /// Whether all a file's reading logged is about that file (`shown`): only then can its
+    /// share give it again without the file being read.
+    static func isAbout(_ shown: String, _ diagnostics: [Diagnostic], _ omissions: [DiagnosticLog.Omission],
+                        _ share: DatePlausibility.Share) -> Bool {
+        diagnostics.allSatisfy { $0.file == shown } && omissions.allSatisfy { $0.file == nil || $0.file == shown }
+            && share.numeric.keys.allSatisfy { $0 == shown }
+    }
+}

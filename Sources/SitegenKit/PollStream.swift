@@ -36,7 +36,8 @@ struct PollStream {
             let path = url.standardizedFileURL.path
             if let entry = last?.files[path], entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty),
                entry.ballots == steps.ballotDigest(entry.polls.map(\.summary.id)), steps.reuse(entry) {
-                replay(entry)
+                // What the file gave the last build, given again.
+                PollFileCache.replay(entry.diagnostics, entry.omissions, entry.dates, into: log, dates: dates)
                 summaries[fileIndex] = entry.polls.map(\.summary)
                 entries[fileIndex] = entry
                 return
@@ -71,15 +72,12 @@ struct PollStream {
         }
         let published = results.values
         let diagnostics = fileLog.all, omissions = fileLog.omissions
-        diagnostics.forEach(log.add)
-        omissions.forEach(log.add)
         let share = fileDates.share
-        dates?.add(share)
+        PollFileCache.replay(diagnostics, omissions, share, into: log, dates: dates)
 
         let shown = displayPath(url)
         guard next != nil, let sha256 = hashes[url.standardizedFileURL.path], !fileLog.hasErrors,
-              !steps.layout.metSharedWarnings(shown), diagnostics.allSatisfy({ $0.file == shown }),
-              omissions.allSatisfy({ $0.file == nil || $0.file == shown }), share.numeric.keys.allSatisfy({ $0 == shown }) else {
+              !steps.layout.metSharedWarnings(shown), PollFileCache.isAbout(shown, diagnostics, omissions, share) else {
             return (published.map(\.summary), nil)
         }
         var kept: [PollFileCache.KeptPoll] = []
@@ -90,13 +88,6 @@ struct PollStream {
         return (published.map(\.summary), PollFileCache.Entry(
             sha256: sha256, ballots: steps.ballotDigest(polls.map(\.id)), polls: kept,
             diagnostics: diagnostics, omissions: omissions, dates: share))
-    }
-
-    /// What the file gave the last build, given again: its diagnostics and dates.
-    private func replay(_ entry: PollFileCache.Entry) {
-        entry.diagnostics.forEach(log.add)
-        entry.omissions.forEach(log.add)
-        dates?.add(entry.dates)
     }
 }
 

@@ -38,9 +38,7 @@ final class VoteFiles: @unchecked Sendable {
     func ballots(_ url: URL) -> [(UUID, Ballot)] {
         let path = url.standardizedFileURL.path
         if let entry = last?.votes[path], entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty) {
-            entry.diagnostics.forEach(log.add)
-            entry.omissions.forEach(log.add)
-            dates?.add(entry.dates)
+            PollFileCache.replay(entry.diagnostics, entry.omissions, entry.dates, into: log, dates: dates)
             if keeps { lock.withLock { entries[path] = entry } }
             return entry.ballots
         }
@@ -48,13 +46,10 @@ final class VoteFiles: @unchecked Sendable {
         let fileDates = DatePlausibility(numericDates: loader.decoder.dates.numericDates)
         let ballots = ExportSet.readVotes(url, loader: loader.capturing(to: fileLog, dates: fileDates))
         let diagnostics = fileLog.all, omissions = fileLog.omissions, share = fileDates.share
-        diagnostics.forEach(log.add)
-        omissions.forEach(log.add)
-        dates?.add(share)
+        PollFileCache.replay(diagnostics, omissions, share, into: log, dates: dates)
         lock.withLock { read += 1 }
         let shown = displayPath(url)
-        guard keeps, let sha256 = hashes[path], !fileLog.hasErrors, diagnostics.allSatisfy({ $0.file == shown }),
-              omissions.allSatisfy({ $0.file == nil || $0.file == shown }), share.numeric.keys.allSatisfy({ $0 == shown }) else {
+        guard keeps, let sha256 = hashes[path], !fileLog.hasErrors, PollFileCache.isAbout(shown, diagnostics, omissions, share) else {
             return ballots
         }
         lock.withLock {
