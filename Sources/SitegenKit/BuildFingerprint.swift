@@ -22,23 +22,39 @@ public struct BuildFingerprint: Sendable, Equatable {
     /// Each input file's size and modification time when it was hashed, to notice a file
     /// that changes while the build reads it.
     let stamps: [(URL, FileStamp)]
+    /// What the next build may take instead of reading the inputs again (BuildRecord.inputHashes).
+    let inputHashes: [HashedInput]
 
     public static func == (a: BuildFingerprint, b: BuildFingerprint) -> Bool {
         a.value == b.value && a.inputs == b.inputs
     }
 
-    public static func compute(config: SiteConfig, options: BuildOptions) -> BuildFingerprint {
+    /// `known`: the last build's hashes (BuildRecord.inputHashes); an input whose stamp is
+    /// the one recorded there is not read again. `now` (nanoseconds since 1970, the clock
+    /// unless a test sets it) decides which inputs have settled (FileStamp.isSettled).
+    package static func compute(config: SiteConfig, options: BuildOptions, known: [HashedInput] = [],
+                                now: Int? = nil) -> BuildFingerprint {
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let started = now ?? nanoseconds(clock)
         let sources = inputSources(config)
         let hashed = ConcurrentResults<(fingerprint: InputFile, published: InputFile, stamp: FileStamp)>(count: sources.count)
         let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
+        let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let paths = sources.map { $0.url.standardizedFileURL.path }
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             let source = sources[index]
             // Stamped before reading: a change after this point shows in `changedInputs`.
             let stamp = FileStamp(source.url.path)
-            // An unreadable or special file (a FIFO would block) hashes as missing; the build
-            // proper reports it.
-            let readable = InputFolder.regularFileSize(source.url) != nil
-            let hash = sha256Hex((readable ? try? Data(contentsOf: source.url) : nil) ?? Data())
+            let hash: String
+            if let last = knownByPath[paths[index]], last.stamp == stamp {
+                hash = last.sha256
+            } else {
+                // An unreadable or special file (a FIFO would block) hashes as missing; the
+                // build proper reports it.
+                let readable = InputFolder.regularFileSize(source.url) != nil
+                hash = sha256Hex((readable ? try? Data(contentsOf: source.url) : nil) ?? Data())
+            }
             hashed[index] = (InputFile(path: loader.relativePath(of: source.url), sha256: hash),
                              InputFile(path: source.publishedName(hash: hash), sha256: hash), stamp)
         }
@@ -56,7 +72,10 @@ public struct BuildFingerprint: Sendable, Equatable {
                                 pollContext: sha256Hex(Array(pollLines.joined(separator: "\n").utf8)),
                                 hashes: Dictionary(zip(sources, values).map { ($0.0.url.standardizedFileURL.path, $0.1.fingerprint.sha256) },
                                                    uniquingKeysWith: { first, _ in first }),
-                                stamps: zip(sources, values).map { ($0.url, $1.stamp) })
+                                stamps: zip(sources, values).map { ($0.url, $1.stamp) },
+                                // Only inputs settled before this build began are taken by their stamp next time.
+                                inputHashes: zip(paths, values).filter { $1.stamp.isSettled(at: started) }
+                                    .map { HashedInput(path: $0, stamp: $1.stamp, sha256: $1.fingerprint.sha256) })
     }
 
     /// Inputs whose size or modification time differ from when they were hashed: what the

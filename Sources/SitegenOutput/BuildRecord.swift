@@ -1,4 +1,5 @@
 import SitegenCore
+import SitegenInput
 /// What a successful build reports and leaves for the next one to compare with: the
 /// fingerprint of its inputs, its counts and its diagnostics. A rebuild whose inputs have
 /// the same fingerprint writes nothing and replays the diagnostics.
@@ -15,6 +16,9 @@ public struct BuildRecord: Sendable, Equatable {
     /// rebuild keeps the files of a poll or keyed file whose key is here instead of
     /// rendering them again.
     public var pollKeys: [String] = []
+    /// Each input's hash with its stamp, for inputs that had settled when hashed
+    /// (FileStamp.isSettled): the next build reads only inputs whose stamp changed.
+    package var inputHashes: [HashedInput] = []
 
     public init(fingerprint: String, pages: Int, files: Int, polls: Int, ballots: Int, diagnostics: [Diagnostic],
                 omissions: [DiagnosticLog.Omission] = [], pollKeys: [String] = []) {

@@ -45,13 +45,28 @@ public struct BuildState: Sendable, Equatable {
                                               count: try o.required("count").int(), summary: try o.optional("summary")?.string(),
                                               file: try o.optional("file")?.string())
             } ?? []
-            return BuildState(record: BuildRecord(
+            var record = BuildRecord(
                 fingerprint: try fields.required("fingerprint").string(),
                 pages: try fields.required("pages").int(), files: try fields.required("files").int(),
                 polls: try fields.required("polls").int(), ballots: try fields.required("ballots").int(),
                 diagnostics: diagnostics, omissions: omissions,
                 // Absent from states written before poll keys: every poll is rendered again.
-                pollKeys: try fields.optional("pollKeys")?.array { (field) throws(FieldError) in try field.string() } ?? []), url: url)
+                pollKeys: try fields.optional("pollKeys")?.array { (field) throws(FieldError) in try field.string() } ?? [])
+            // Absent from older states: every input is read and hashed again.
+            record.inputHashes = try fields.optional("inputs")?.array { (field) throws(FieldError) -> HashedInput in
+                let i = try field.object()
+                // Strings, like "modified" below: nanoseconds exceed what a JSON number keeps exactly.
+                func number(_ name: String) throws(FieldError) -> Int {
+                    let value = try i.required(name)
+                    guard let number = Int(try value.string()) else { throw value.error("expected a whole number") }
+                    return number
+                }
+                return HashedInput(path: try i.required("path").string(),
+                                   stamp: FileStamp(size: try number("size"), modified: try number("modified"),
+                                                    changed: try number("changed"), inode: UInt64(bitPattern: Int64(try number("inode")))),
+                                   sha256: try i.required("sha256").string())
+            } ?? []
+            return BuildState(record: record, url: url)
         } catch {
             return nil
         }
@@ -188,6 +203,13 @@ public struct BuildState: Sendable, Equatable {
                          ("summary", o.summary.map { .string($0) } ?? .null), ("file", o.file.map { .string($0) } ?? .null)])
             })),
             ("pollKeys", .array(record.pollKeys.map { .string($0) })),
+            ("inputs", .array(record.inputHashes.compactMap { input in
+                guard let size = input.stamp.size, let modified = input.stamp.modified, let changed = input.stamp.changed,
+                      let inode = input.stamp.inode else { return nil }
+                return .object([("path", .string(input.path)), ("size", .string(String(size))),
+                                ("modified", .string(String(modified))), ("changed", .string(String(changed))),
+                                ("inode", .string(String(Int(truncatingIfNeeded: inode)))), ("sha256", .string(input.sha256))])
+            })),
         ]).bytes()
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")

@@ -1,5 +1,6 @@
 import Foundation
 import SitegenCore
+import SitegenInput
 
 /// A published site held in memory (SiteOutput), so a test can run the pipeline, or render
 /// a single page, without writing a file.
@@ -77,6 +78,8 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     }
 
     package var lastPollKeys: Set<String> { lock.withLock { Set(record?.pollKeys ?? []) } }
+
+    package var lastInputHashes: [HashedInput] { lock.withLock { record?.inputHashes ?? [] } }
 
     private var pollCache: [UInt8]?
     package func lastPollCacheLines() -> LineSource? {

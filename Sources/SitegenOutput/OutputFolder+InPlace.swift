@@ -88,7 +88,22 @@ extension OutputFolder {
     /// new one, both in path order, walked side by side. A new path that is also kept
     /// (`keep:`) is an error, as in a full build (`carryOverKept`).
     private func removedPaths() throws(OutputError) -> [String] {
-        guard let state = BuildState.read(for: output) else { return [] }
+        guard let state = lastState else { return [] }
+        if recordedAgain.value == previous.count {
+            // Every recorded path was written again, the usual rebuild: nothing to remove,
+            // and no need to read the last build's 140,000 lines a second time.
+            do {
+                var new = try list.sorted(adding: late)
+                while !keep.isEmpty, let entry = try new.next() {
+                    if isKept(entry.path) { throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(entry.path))) }
+                }
+            } catch let error as OutputError {
+                throw error
+            } catch {
+                throw readBackFailure(error)
+            }
+            return []
+        }
         var removed: [String] = []
         do {
             var new = try list.sorted(adding: late)
@@ -231,6 +246,18 @@ extension OutputFolder {
 }
 
 /// The paths a rebuild wrote into its staging folder, gathered from the parallel workers.
+/// A count kept from many threads (OutputFolder.recordedAgain).
+package final class PathCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add(_ more: Int) {
+        lock.withLock { count += more }
+    }
+
+    var value: Int { lock.withLock { count } }
+}
+
 package final class StagedPaths: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: [String] = []

@@ -1,6 +1,7 @@
 import CFileSwap
 import Foundation
 import SitegenCore
+import SitegenInput
 
 /// The published site as a folder on disk (SiteOutput), with its staging folder, lock file
 /// and build state beside it.
@@ -37,6 +38,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     package private(set) var updatesInPlace = false
     /// With `updatesInPlace`, the paths written into the staging folder.
     package let staged = StagedPaths()
+    /// How many of the last build's paths this build has written or kept again.
+    package let recordedAgain = PathCount()
     package var journal: URL { workFolder.appendingPathComponent("\(workPrefix)journal") }
     /// An interrupted rebuild's journal could not be read: this build replaces the whole
     /// folder, which is all sitegen's, without comparing it with the last build's record.
@@ -96,6 +99,12 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         return text.contains("\"generator\": \"sitegen")
     }
 
+    /// The last build's state (its first line), read once the lock is held; nil when there
+    /// is none, it is unreadable, or an unfinished update makes this build a full one.
+    lazy var lastState: BuildState? = replacesUnfinishedUpdate ? nil : BuildState.read(for: output)
+
+    package var lastInputHashes: [HashedInput] { lastState?.record.inputHashes ?? [] }
+
     /// Takes the lock and clears a staging folder left by a killed build.
     public func open() throws(OutputError) {
         let parent = output.deletingLastPathComponent()
@@ -145,7 +154,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// walking a folder of 140,000 others.
     public func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord? {
         if replacesUnfinishedUpdate { return nil }
-        let state = BuildState.read(for: output)
+        let state = lastState
         if let state, state.record.fingerprint == fingerprint, Self.isSitegenOutput(output), state.isIntact(output) {
             abandon()
             return state.record
@@ -170,6 +179,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let hash = ContentHash(of: bytes)
         let modified = try place(path, bytes, hash: hash)
         list.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
+        if previous[DigestKey(path)] != nil { recordedAgain.add(1) }
     }
 
     public func reuse(_ paths: [String]) throws(OutputError) -> Bool {
@@ -179,6 +189,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             guard let old = previous[DigestKey(path)], Self.isRecorded(outputPath + "/" + path, old) else { return false }
             found.append((path, old))
         }
+        recordedAgain.add(found.count)
         for (path, old) in found {
             if updatesInPlace {
                 list.add(path, old)
@@ -244,7 +255,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             var result = try stream.finish()
             try file.close()
             var unchanged = false
-            if let old = previous[DigestKey(path)], old.hash == result.hash, old.size == result.size {
+            let recorded = previous[DigestKey(path)]
+            if recorded != nil { recordedAgain.add(1) }
+            if let old = recorded, old.hash == result.hash, old.size == result.size {
                 let published = outputPath + "/" + path
                 if Self.isRecorded(published, old) {
                     unchanged = true
@@ -280,7 +293,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     package func changes() throws(OutputError) -> [String] {
         var old: [String: WrittenFile] = [:]
         // `previous` is empty when the last build's state was missing or unreadable.
-        if !previous.isEmpty, let state = BuildState.read(for: output) {
+        if !previous.isEmpty, let state = lastState {
             do {
                 try state.forEachOutput { path, file in old[path] = file }
             } catch {
@@ -335,7 +348,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         return written
     }
 
-    private func readBackFailure(_ error: Error) -> OutputError {
+    func readBackFailure(_ error: Error) -> OutputError {
         OutputError(message: "\(displayPath(output)): cannot read back the list of written files: \(error.localizedDescription)")
     }
 

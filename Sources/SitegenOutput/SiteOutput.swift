@@ -1,3 +1,5 @@
+import SitegenInput
+
 /// The published site, and the one place that changes it.
 ///
 /// A build goes through it in this order:
@@ -14,6 +16,10 @@
 package protocol SiteOutput: AnyObject, Sendable {
     /// Takes the site for this build.
     func open() throws(OutputError)
+
+    /// The last build's inputs with their hashes and stamps (BuildRecord.inputHashes), once
+    /// `open` has run; empty when there is no usable record.
+    var lastInputHashes: [HashedInput] { get }
 
     /// The record of the last build when it had this input fingerprint and its files are
     /// all still as it wrote them: nothing needs writing, and the site is released.

@@ -44,7 +44,7 @@ struct ConfigStage {
         } catch {
             throw .io(error.message)
         }
-        let fingerprint = BuildFingerprint.compute(config: config, options: options)
+        let fingerprint = BuildFingerprint.compute(config: config, options: options, known: output.lastInputHashes)
         do {
             if let record = try output.lastBuild(matching: fingerprint.value) {
                 return .upToDate(config, record)

@@ -49,9 +49,10 @@ struct PublishStage {
             }
             let files = output.fileCount
             let changes = changesFile == nil ? [] : try output.changes()
-            try output.publish(BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
-                                           ballots: report.ballots, diagnostics: log.all, omissions: log.omissions,
-                                           pollKeys: pollKeys), pollCache: pollCache.map { cache in { write in try cache.write(to: write) } })
+            var record = BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
+                                     ballots: report.ballots, diagnostics: log.all, omissions: log.omissions, pollKeys: pollKeys)
+            record.inputHashes = fingerprint.inputHashes
+            try output.publish(record, pollCache: pollCache.map { cache in { write in try cache.write(to: write) } })
             if let changesFile { try Self.writeChanges(changes, to: changesFile) }
             return files
         } catch {
