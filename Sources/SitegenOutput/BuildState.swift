@@ -131,15 +131,15 @@ public struct BuildState: Sendable, Equatable {
 
     /// The recorded files by path, for linking unchanged ones (OutputFolder); nil when the
     /// list cannot be read, which makes every file count as new.
-    package func outputIndex() -> [DigestKey: WrittenFile]? {
-        var index: [DigestKey: WrittenFile] = [:]
-        index.reserveCapacity(record.files)
+    package func outputIndex() -> RecordedFiles? {
+        var entries: [(key: DigestKey, file: WrittenFile)] = []
+        entries.reserveCapacity(record.files)
         do {
-            try forEachOutput { path, file in index[DigestKey(path)] = file }
+            try forEachOutput { path, file in entries.append((DigestKey(path), file)) }
         } catch {
             return nil
         }
-        return index
+        return RecordedFiles(sorting: entries)
     }
 
     /// Every recorded file is still there with its size and modification time (a deleted or

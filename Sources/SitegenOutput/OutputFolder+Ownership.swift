@@ -21,7 +21,7 @@ extension OutputFolder {
     /// and that are not kept. `recorded` is the last build's file list; nil when there is
     /// none, which makes every file not kept a stranger (a manifest.json that says "sitegen"
     /// proves nothing about the folder around it).
-    package func checkOwnership(recorded: [DigestKey: WrittenFile]?) throws(OutputError) {
+    package func checkOwnership(recorded: RecordedFiles?) throws(OutputError) {
         var strangers: [String] = []
         var count = 0
         // In a mount-point output, the staging folder and replaced sites are sitegen's own.

@@ -24,7 +24,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     private var lockDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
     /// The previous build's files, for linking unchanged ones instead of writing them.
-    var previous: [DigestKey: WrittenFile] = [:]
+    var previous = RecordedFiles.none
     public private(set) var lastPollKeys: Set<String> = []
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
@@ -160,7 +160,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             return state.record
         }
         let index = state?.outputIndex()
-        previous = index ?? [:]
+        previous = index ?? .none
         updatesInPlace = !previous.isEmpty && Self.isSitegenOutput(output)
         if !updatesInPlace { try checkOwnership(recorded: index) }
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])

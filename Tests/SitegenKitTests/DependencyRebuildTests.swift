@@ -122,6 +122,27 @@ struct DependencyRebuildTests {
         }
     }
 
+    @Test("An option set's pages are kept while only ballots change; an edit of the set renders them again")
+    func optionSetKeys() throws {
+        let site = try site()
+        try FileManager.default.createDirectory(at: site.root.appendingPathComponent("Data/options"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Repository.fixtures.appendingPathComponent("options/site/Data/options/boundary.json"),
+                                         to: site.root.appendingPathComponent("Data/options/boundary.json"))
+        let output = MemoryOutput()
+        _ = try build(site, into: output)
+        let optionPages = Set(output.files.keys.filter { $0.hasPrefix("options/") })
+        #expect(optionPages.count == 8)
+        try newBallot(site)
+        _ = try build(site, into: output)
+        #expect(output.reused.filter { $0.hasPrefix("options/") } == optionPages)
+        try edit(site, "Data/options/boundary.json") { $0.replacingOccurrences(of: "Boundary <b>trips</b>", with: "Edge <b>trips</b>") }
+        _ = try build(site, into: output)
+        #expect(output.reused.filter { $0.hasPrefix("options/") } == [])
+        let cold = MemoryOutput()
+        _ = try build(site, into: cold)
+        #expect(output.files == cold.files)
+    }
+
     @Test("An edited poll renders again; the other is linked")
     func editedPoll() throws {
         try check(reused: Self.of(Self.twb)) { try edit($0, "Data/polls/a.json") { $0.replacingOccurrences(of: "Spec example <3 trips>", with: "Spec example <three trips>") } }

@@ -5,7 +5,7 @@ import Crypto
 /// waiting for their poll), and a key costs 16 bytes where a string costs up to a hundred
 /// (issue #8). Keys are only compared. Two different strings sharing a key is a chance of
 /// about 1 in 10^26 for a million strings.
-package struct DigestKey: Hashable, Sendable {
+package struct DigestKey: Hashable, Comparable, Sendable {
     private let high: UInt64, low: UInt64
 
     package init(_ bytes: [UInt8]) {
@@ -30,5 +30,10 @@ package struct DigestKey: Hashable, Sendable {
 
     package init(_ text: String) {
         self.init(Array(text.utf8))
+    }
+
+    /// An arbitrary but fixed order, for keeping keys in a sorted array (RecordedFiles).
+    package static func < (a: DigestKey, b: DigestKey) -> Bool {
+        (a.high, a.low) < (b.high, b.low)
     }
 }

@@ -47,7 +47,16 @@ package enum OptionPages {
     /// Every view of every option set. `plannedPaths` are the files planned so far: an
     /// option links to its itinerary page only when that page is among them.
     package static func files(site: SiteModel, plannedPaths: Set<String>) -> [PlannedFile] {
-        site.optionSets.flatMap { files(for: list(for: $0, plannedPaths: plannedPaths)) }
+        site.optionSets.flatMap { set in
+            // Made from the option set's export, the itineraries it links to and the site, all
+            // in the context every key is combined with (as ItineraryPages), and not the build
+            // time: kept while those are unchanged.
+            files(for: list(for: set, plannedPaths: plannedPaths)).map { file in
+                var file = file
+                file.key = "option set \(set.path)"
+                return file
+            }
+        }
     }
 
     /// A poll's views (`/polls/CODE/<view>/`); its trips link to their trip pages.
