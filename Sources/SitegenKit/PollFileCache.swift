@@ -25,6 +25,9 @@ struct PollFileCache: Sendable {
 
     /// Everything but the file's own bytes and ballots its share depends on.
     let context: String
+    /// The fingerprint of the build that wrote the cache: it is used only beside that
+    /// build's state, whose record says which of the files its shares name are as written.
+    var build = ""
     /// Poll files by standardized path.
     var files: [String: Entry]
     /// Vote files by standardized path: every vote file is needed for the polls' ballots,
@@ -97,7 +100,7 @@ struct PollFileCache: Sendable {
             bytes.append(UInt8(ascii: "\n"))
             return bytes
         }
-        try sink(line(.object([("format", .string(Self.format)), ("context", .string(context))])))
+        try sink(line(.object([("format", .string(Self.format)), ("context", .string(context)), ("build", .string(build))])))
         for path in files.keys.sorted() {
             var bytes = Self.line(path, files[path]!)
             bytes.append(UInt8(ascii: "\n"))
@@ -239,20 +242,22 @@ struct PollFileCache: Sendable {
 
     // MARK: Reading
 
-    /// The cache in `bytes` when it was written with `context`; nil otherwise or when it
-    /// cannot be read (then every poll file is read).
-    static func decode(_ bytes: [UInt8], context: String) -> PollFileCache? {
+    /// The cache in `bytes` when it was written with `context` by the build `build`; nil
+    /// otherwise or when it cannot be read (then every poll file is read).
+    static func decode(_ bytes: [UInt8], context: String, build: String) -> PollFileCache? {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)[...]
-        return decode(lines: { lines.popFirst() }, context: context)
+        return decode(lines: { lines.popFirst() }, context: context, build: build)
     }
 
     /// The same, a line at a time (LineSource: the cache file is not held whole).
-    static func decode(lines next: LineSource, context: String) -> PollFileCache? {
+    static func decode(lines next: LineSource, context: String, build: String) -> PollFileCache? {
         do {
             guard let head = try next() else { return nil }
             let fields = try JSONField(try JSONParser.parse(Array(head))).object()
-            guard try fields.required("format").string() == format, try fields.required("context").string() == context else { return nil }
+            guard try fields.required("format").string() == format, try fields.required("context").string() == context,
+                  try fields.optional("build")?.string() == build else { return nil }
             var cache = PollFileCache(context: context, files: [:])
+            cache.build = build
             while let line = try next() {
                 guard !line.isEmpty else { continue }
                 let fields = try JSONField(try JSONParser.parse(Array(line))).object()

@@ -149,10 +149,17 @@ public struct SiteBuilder {
         let config = setup.config
         let paths = PlannedPaths()
         let render = RenderStage(output: setup.output, log: log)
-        let inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
+        var inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
             try ReadStage(config: config, options: options, log: log, paths: paths, render: render,
                           pollContext: setup.fingerprint?.pollContext, reusablePolls: setup.reusablePolls,
                           hashes: setup.fingerprint?.hashes ?? [:], lastPollCache: lastPollCache(setup)).run()
+        }
+        if var cache = inputs.pollCache, let output = setup.output, let fingerprint = setup.fingerprint {
+            // Written while the rest of the site is rendered (on a core the render leaves
+            // idle at times), then let go; `publish` puts it in place.
+            cache.build = fingerprint.value
+            output.startPollCache { [cache] write in try cache.write(to: write) }
+            inputs.pollCache = nil
         }
         let checked = try stages.run(.check, "Checking across exports") { () throws(BuildFailure) in
             try CheckStage(log: log, failure: render.failure).run(inputs)
@@ -174,7 +181,7 @@ public struct SiteBuilder {
                            keys: RenderStage.Keys(context: fingerprint.pollContext, last: setup.reusablePolls, now: inputs.keys))
         }
         report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
-            try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.keys.sorted, pollCache: inputs.pollCache,
+            try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.keys.sorted,
                              changesFile: options.changesFile).run(plan, computed, report: report)
         }
         return report
@@ -184,8 +191,9 @@ public struct SiteBuilder {
 extension SiteBuilder {
     /// The last build's PollFileCache, decoded, when it was written in this build's context.
     func lastPollCache(_ setup: Setup) -> PollFileCache? {
-        guard let fingerprint = setup.fingerprint, let lines = setup.output?.lastPollCacheLines() else { return nil }
-        return PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext))
+        guard let fingerprint = setup.fingerprint, let build = setup.output?.lastBuildFingerprint,
+              let lines = setup.output?.lastPollCacheLines() else { return nil }
+        return PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext), build: build)
     }
 }
 

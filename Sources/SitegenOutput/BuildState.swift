@@ -241,20 +241,34 @@ public struct BuildState: Sendable, Equatable {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-polls.jsonl")
     }
 
-    /// Writes the cache whole, under a temporary name then renamed (or removes it for nil);
-    /// a cache that cannot be saved is simply absent, and the next build reads every poll file.
-    package static func savePollCache(for output: URL, _ writer: PollCacheWriter?) {
-        let target = pollCacheURL(for: output)
-        try? FileManager.default.removeItem(at: target)
-        guard let writer else { return }
-        let temporary = target.path + ".tmp"
+    /// Where the next build's cache is written until the build is published.
+    package static func pendingPollCacheURL(for output: URL) -> URL {
+        pollCacheURL(for: output).appendingPathExtension("tmp")
+    }
+
+    /// Writes the next build's cache whole under its pending name; false (and nothing
+    /// left) when it cannot be written: the cache is then simply absent, and the next build
+    /// reads every poll file.
+    package static func writePendingPollCache(for output: URL, _ writer: PollCacheWriter) -> Bool {
+        let temporary = pendingPollCacheURL(for: output).path
         do {
             let file = try ChunkedFile(temporary)
             try writer(file.write)
             try file.close()
-            guard rename(temporary, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return true
         } catch {
             unlink(temporary)
+            return false
+        }
+    }
+
+    /// Puts the pending cache in place of the last build's, or removes the last build's when
+    /// there is none: it belongs to a state about to be replaced.
+    package static func publishPollCache(for output: URL, written: Bool) {
+        let target = pollCacheURL(for: output)
+        if !written || rename(pendingPollCacheURL(for: output).path, target.path) != 0 {
+            unlink(pendingPollCacheURL(for: output).path)
+            unlink(target.path)
         }
     }
 

@@ -147,12 +147,19 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         }
     }
 
-    package func publish(_ record: BuildRecord, pollCache: PollCacheWriter?) throws(OutputError) {
-        var cache: [UInt8]?
-        do {
-            try pollCache?({ cache = (cache ?? []) + $0 })
-        } catch {
-            throw OutputError(message: "\(name): cannot write the poll cache: \(error)")
+    package var lastBuildFingerprint: String? { lock.withLock { record?.fingerprint } }
+
+    private var pendingPollCache: [UInt8]?
+    package func startPollCache(_ writer: @escaping PollCacheWriter) {
+        var cache: [UInt8] = []
+        let written = (try? writer { cache += $0 }) != nil
+        lock.withLock { pendingPollCache = written ? cache : nil }
+    }
+
+    package func publish(_ record: BuildRecord) throws(OutputError) {
+        let cache = lock.withLock { () -> [UInt8]? in
+            defer { pendingPollCache = nil }
+            return pendingPollCache
         }
         let (list, late) = lock.withLock { (written, self.late) }
         var files: [String: WrittenFile] = [:]
@@ -181,7 +188,10 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     }
 
     package func abandon() {
-        lock.withLock { staged = [:] }
+        lock.withLock {
+            staged = [:]
+            pendingPollCache = nil
+        }
     }
 
     /// `file` with its modification time: the last build's when it wrote the same bytes.

@@ -38,6 +38,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     package private(set) var updatesInPlace = false
     /// With `updatesInPlace`, the paths written into the staging folder.
     package let staged = StagedPaths()
+    /// The next build's poll cache, being written in the background (`startPollCache`).
+    private let pollCacheWriting = DispatchGroup()
+    private var pollCacheWritten = false
     /// How many of the last build's paths this build has written or kept again.
     package let recordedAgain = PathCount()
     package var journal: URL { workFolder.appendingPathComponent("\(workPrefix)journal") }
@@ -329,9 +332,27 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         return { try lines.next() }
     }
 
-    package func publish(_ record: BuildRecord, pollCache: PollCacheWriter?) throws(OutputError) {
-        // Saved first: every share in it is a function of its inputs, whatever site is published.
-        BuildState.savePollCache(for: output, pollCache)
+    package var lastBuildFingerprint: String? { lastState?.record.fingerprint }
+
+    package func startPollCache(_ writer: @escaping PollCacheWriter) {
+        pollCacheWriting.enter()
+        let output = output
+        DispatchQueue.global().async { [self] in
+            pollCacheWritten = BuildState.writePendingPollCache(for: output, writer)
+            pollCacheWriting.leave()
+        }
+    }
+
+    /// Waits for the poll cache's writer, if one was started.
+    private func waitForPollCache() {
+        pollCacheWriting.wait()
+    }
+
+    package func publish(_ record: BuildRecord) throws(OutputError) {
+        // Put in place first: the cache names the build that wrote it, and is used only
+        // with that build's state (SiteOutput.lastBuildFingerprint), whichever is saved.
+        waitForPollCache()
+        BuildState.publishPollCache(for: output, written: pollCacheWritten)
         if updatesInPlace, try publishInPlace(record) { return }
         try carryOverKept()
         BuildState.remove(for: output)
@@ -403,6 +424,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// names its files (a rebuild in place that failed while moving them in), the folder
     /// stays for the next build to finish the moves.
     public func abandon() {
+        waitForPollCache()
+        unlink(BuildState.pendingPollCacheURL(for: output).path)
         if FileManager.default.fileExists(atPath: staging.path), !Self.exists(journal.path) {
             rescueKept(from: stagingPath)
             discard(staging)

@@ -62,9 +62,18 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// `writeManifest`, before `publish`.
     func changes() throws(OutputError) -> [String]
 
+    /// Starts writing what the next build reads instead of unchanged poll files (SitegenKit's
+    /// PollFileCache), in the background while the site is rendered; `publish` puts it
+    /// beside the build state, `abandon` drops it. A build that starts none leaves none.
+    func startPollCache(_ writer: @escaping PollCacheWriter)
+
+    /// The fingerprint of the last build's record, once `lastBuild(matching:)` has read it
+    /// and returned nil: a poll cache is used only with the state of the build that wrote it.
+    var lastBuildFingerprint: String? { get }
+
     /// Makes the new site the published one, with the files kept from the old (`keep:`),
-    /// and records `record` and `pollCache` for the next build.
-    func publish(_ record: BuildRecord, pollCache: PollCacheWriter?) throws(OutputError)
+    /// and records `record` and the poll cache for the next build.
+    func publish(_ record: BuildRecord) throws(OutputError)
 
     /// Drops the new site; the published one is untouched.
     func abandon()
@@ -74,4 +83,4 @@ package protocol SiteOutput: AnyObject, Sendable {
 package typealias LineSource = () throws -> ArraySlice<UInt8>?
 
 /// Writes the poll cache a piece at a time into `write`, so it is never held whole.
-package typealias PollCacheWriter = (_ write: ([UInt8]) throws -> Void) throws -> Void
+package typealias PollCacheWriter = @Sendable (_ write: ([UInt8]) throws -> Void) throws -> Void

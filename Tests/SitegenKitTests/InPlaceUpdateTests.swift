@@ -55,7 +55,7 @@ struct InPlaceUpdateTests {
         #expect(try folder.lastBuild(matching: fingerprint) == nil)
         for (path, text) in files { try folder.write(path, Array(text.utf8)) }
         try folder.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: [], hiddenPrefix: nil))
-        try folder.publish(record(fingerprint, files: files.count + 1), pollCache: nil)
+        try folder.publish(record(fingerprint, files: files.count + 1))
     }
 
     @Test("A file where a folder was (or a folder where a file was) falls back to the full swap")

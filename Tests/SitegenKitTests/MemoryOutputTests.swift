@@ -116,7 +116,7 @@ struct MemoryOutputTests {
         try output.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: []))
         #expect(output.fileCount == 2)
         let record = BuildRecord(fingerprint: "f1", pages: 1, files: 2, polls: 0, ballots: 0, diagnostics: [])
-        try output.publish(record, pollCache: nil)
+        try output.publish(record)
         #expect(text(output.files["hello/index.html"]) == "<p>Hello</p>\n")
         #expect(text(output.files["manifest.json"]) == text(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: []).bytes(outputs: [
             Manifest.Entry(path: "hello/index.html", hash: ContentHash(of: Array("<p>Hello</p>\n".utf8))),

@@ -108,13 +108,42 @@ struct PollFileCacheTests {
         while let line = try source() { bytes += line + [UInt8(ascii: "\n")] }
         let header = try #require(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first)
         let context = String(try #require(header.split(separator: "\"").dropFirst(7).first))
-        let cache = try #require(PollFileCache.decode(bytes, context: context))
+        let build = try #require(output.lastBuildFingerprint)
+        let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
         #expect(cache.files.count == 2 && cache.votes.count == 2)
         #expect(cache.votes.values.map(\.ballots.count).reduce(0, +) == 8)
         #expect(cache.encoded() == bytes)
-        #expect(PollFileCache.decode(bytes, context: context + "x") == nil)
+        #expect(PollFileCache.decode(bytes, context: context + "x", build: build) == nil)
+        // Written by another build: its shares name files that build's state records.
+        #expect(PollFileCache.decode(bytes, context: context, build: build + "x") == nil)
         let b = try #require(cache.files.first { $0.key.hasSuffix("/b.json") }?.value)
         #expect(b.polls.map(\.summary.shareCode.value) == ["TWB2AA"])
         #expect(b.diagnostics.count == 1 && b.dates.numeric.count == 1)
+    }
+
+    @Test("The cache of a build that failed to publish is not used beside the last build's state")
+    func cacheOfFailedBuild() throws {
+        let site = try rebuilds.site()
+        #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
+        // The rebuild edits a poll and adds one, and stops at publishing: a file of someone
+        // else's sits where the new poll's page goes. Its cache is in place by then.
+        try rebuilds.edit(site, "Data/polls/a.json") { $0.replacingOccurrences(of: "Spec example <3 trips>", with: "Spec example <three trips>") }
+        try site.write("Data/polls/c.json", try site.read("Data/polls/b.json")
+            .replacingOccurrences(of: "7F9619FF-8B86-D011-B42D-00CF4FC964FF", with: "7F9619FF-8B86-D011-B42D-00CF4FC96400")
+            .replacingOccurrences(of: "\"TWB2AA\"", with: "\"ZZZ999\""))
+        try site.write("Output/polls/ZZZ999/index.html", "someone else's\n")
+        let failed = try SitegenProcess.run(["build"], in: site.root)
+        #expect(failed.status == 3)
+        #expect(failed.stderr.contains("ZZZ999"))
+
+        // With the stranger and the new poll gone, the edited poll must not be taken from
+        // that cache: the last build's state still records the poll's old pages.
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Output/polls/ZZZ999"))
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/polls/c.json"))
+        let rebuilt = try SitegenProcess.run(["build", "--verbose"], in: site.root)
+        #expect(rebuilt.status == 0)
+        #expect(rebuilt.stderr.contains("  Poll files read: 2 of 2; "))
+        #expect(try SitegenProcess.run(["build", "--output", "Cold"], in: site.root).status == 0)
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == fileTree(site.root.appendingPathComponent("Cold")))
     }
 }

@@ -11,7 +11,6 @@ struct PublishStage {
     let fingerprint: BuildFingerprint
     let log: DiagnosticLog
     let pollKeys: [String]
-    let pollCache: PollFileCache?
     /// `--changes FILE`: where the added, changed and removed paths go once published.
     var changesFile: URL?
 
@@ -52,7 +51,7 @@ struct PublishStage {
             var record = BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
                                      ballots: report.ballots, diagnostics: log.all, omissions: log.omissions, pollKeys: pollKeys)
             record.inputHashes = fingerprint.inputHashes
-            try output.publish(record, pollCache: pollCache.map { cache in { write in try cache.write(to: write) } })
+            try output.publish(record)
             if let changesFile { try Self.writeChanges(changes, to: changesFile) }
             return files
         } catch {
