@@ -11,10 +11,7 @@ import Testing
 @Suite("Input hashes kept by stamp")
 struct InputHashTests {
     func goldenSite() throws -> TemporarySite {
-        let site = try TemporarySite()
-        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
-        try site.copyTemplates()
-        return site
+        try CommandLineTests().goldenSite()
     }
 
     /// Rewrites `path` in place with `text` and gives it back its modification time, as a
