@@ -212,11 +212,11 @@ struct PreviewTests {
 
     // MARK: The drawing code
 
-    @Test("Every key covers the cards' drawing code: its version, size, colours and the cairo and zlib that draw it")
+    @Test("Every key covers the cards' drawing code: its version, size, colours and the cairo that draws it")
     func keysCoverTheDrawing() {
         let code = PreviewCard.drawingCode
         #expect(code.hasPrefix("sitegen cards \(PreviewCard.drawingVersion); 1200x630; colours ffffff,f6f7f9,1c2330,"))
-        #expect(code.contains("; cairo \(String(cString: cairo_version_string())); zlib \(String(cString: zlibVersion()))"))
+        #expect(code.hasSuffix("; cairo \(String(cString: cairo_version_string()))"))
         #expect(BuildFingerprint.toolLines.contains("cards " + code))
     }
 

@@ -1,0 +1,92 @@
+import CCairo
+import Foundation
+@testable import SitegenRender
+import Testing
+
+/// The cards' deflate encoder against zlib's inflate, which checks every code, length and the
+/// checksum: any stream it accepts and expands to the bytes added is a correct stream.
+@Suite("The cards' deflate encoder (RunDeflate)")
+struct RunDeflateTests {
+    /// Runs as the cards give them, from a fixed generator: mostly short (antialiased edges),
+    /// some long (flat colour), a few bytes used far more than others.
+    static func runs(count: Int, seed: UInt64) -> [(byte: UInt8, length: Int)] {
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        return (0..<count).map { _ in
+            let byte = next() % 4 == 0 ? UInt8(next() % 256) : UInt8(next() % 12)
+            let length = switch next() % 10 {
+            case 0: 250 + Int(next() % 2_500)  // past 258: several matches
+            case 1, 2: 3 + Int(next() % 8)
+            default: 1 + Int(next() % 2)
+            }
+            return (byte, length)
+        }
+    }
+
+    /// Encodes `runs`, wraps the stream as zlib does, and inflates it with zlib.
+    static func roundTrip(_ runs: [(byte: UInt8, length: Int)]) -> (inflated: [UInt8]?, adler: UInt32, compressed: Int) {
+        var deflate = RunDeflate()
+        deflate.reset()
+        for run in runs { deflate.add(run.byte, count: run.length) }
+        let (stream, adler) = deflate.finish()
+        let wrapped = [0x78, 0x01] + Array(stream) + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
+        let expected = runs.reduce(0) { $0 + $1.length }
+        var inflated = [UInt8](repeating: 0, count: expected + 1)
+        var inflatedCount = uLong(inflated.count)
+        guard uncompress(&inflated, &inflatedCount, wrapped, uLong(wrapped.count)) == Z_OK else { return (nil, adler, stream.count) }
+        return (Array(inflated.prefix(Int(inflatedCount))), adler, stream.count)
+    }
+
+    @Test("Runs of every length come back byte for byte, with zlib's checksum", arguments: [1, 2, 3])
+    func roundTrips(seed: UInt64) throws {
+        let runs = Self.runs(count: 20_000, seed: seed)
+        let bytes = runs.flatMap { repeatElement($0.byte, count: $0.length) }
+        let (inflated, adler, compressed) = Self.roundTrip(runs)
+        #expect(try #require(inflated) == bytes)
+        #expect(adler == UInt32(bytes.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }))
+        #expect(compressed < bytes.count / 2)
+    }
+
+    @Test("More symbols than one block holds are written as several blocks")
+    func severalBlocks() throws {
+        // 200,000 runs of one or two bytes, each a literal or two: over three blocks of 65,536.
+        let runs: [(byte: UInt8, length: Int)] = (0..<200_000).map { index in
+            let byte: UInt8 = index % 7 == 0 ? 200 : UInt8(index % 5)
+            return (byte, 1 + index % 2)
+        }
+        let (inflated, _, _) = Self.roundTrip(runs)
+        #expect(try #require(inflated) == runs.flatMap { repeatElement($0.byte, count: $0.length) })
+    }
+
+    @Test("Edge cases: nothing, one byte, one long run, a run continued by a second add")
+    func edgeCases() throws {
+        for runs in [[], [(byte: UInt8(7), length: 1)], [(0, 1_000_000)], [(9, 2), (9, 2), (4, 3)]] as [[(byte: UInt8, length: Int)]] {
+            let (inflated, _, _) = Self.roundTrip(runs)
+            #expect(try #require(inflated) == runs.flatMap { repeatElement($0.byte, count: $0.length) })
+        }
+    }
+
+    @Test("Huffman code lengths stay within the limit and make a complete code, even for Fibonacci frequencies")
+    func lengthLimit() {
+        // Fibonacci frequencies give the deepest Huffman tree: 29 symbols would need 28 bits.
+        var fibonacci: [UInt32] = [1, 1]
+        while fibonacci.count < 29 { fibonacci.append(fibonacci[fibonacci.count - 1] + fibonacci[fibonacci.count - 2]) }
+        for (frequencies, limit) in [(fibonacci, 15), (fibonacci, 7), ([5, 0, 0, 0], 15), ([0, 0, 3, 9, 1], 15)] {
+            let lengths = frequencies.withUnsafeBufferPointer { Huffman.lengths($0, limit: limit) }
+            #expect(lengths.max()! <= UInt8(limit))
+            #expect(zip(frequencies, lengths).allSatisfy { $0 == 0 || $1 > 0 }, "every used symbol has a code")
+            let kraft = lengths.filter { $0 > 0 }.reduce(0.0) { $0 + pow(2, -Double($1)) }
+            #expect(kraft == 1, "complete: \(lengths)")
+        }
+    }
+
+    @Test("Canonical codes follow RFC 1951's example (3.2.2), bit-reversed")
+    func canonicalCodes() {
+        // Lengths (3, 3, 3, 3, 3, 2, 4, 4) give 010, 011, 100, 101, 110, 00, 1110, 1111.
+        let codes = Huffman.codes([3, 3, 3, 3, 3, 2, 4, 4])
+        #expect(codes == [0b010, 0b110, 0b001, 0b101, 0b011, 0b00, 0b0111, 0b1111])
+    }
+}
