@@ -73,6 +73,12 @@ struct PreviewTests {
     @Test("Hostile text becomes one drawable line, shortened with an ellipsis to fit")
     func drawableText() {
         #expect(CardText.drawable("  a\u{0}b\n\n\tc\u{2028}d  ") == "a b c d")
+        // Plain ASCII is taken as it is; a double space, an edge space or a control is not plain.
+        #expect(CardText.drawable("Fenway & the Bronx (2 games)") == "Fenway & the Bronx (2 games)")
+        #expect(CardText.drawable("a  b") == "a b")
+        #expect(CardText.drawable(" a") == "a")
+        #expect(CardText.drawable("a ") == "a")
+        #expect(CardText.drawable("a\u{7F}b") == "a b")
         let fitted = CardText.fitted(String(repeating: "W", count: 100), maxWidth: 10) { Double($0.count) }
         #expect(fitted == String(repeating: "W", count: 9) + "…")
         #expect(CardText.fitted("short", maxWidth: 10) { Double($0.count) } == "short")

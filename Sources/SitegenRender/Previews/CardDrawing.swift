@@ -257,6 +257,7 @@ private final class Fonts: @unchecked Sendable {
 package enum CardText {
     /// Control characters, line and paragraph separators become spaces; runs of spaces one.
     package static func drawable(_ text: String) -> String {
+        if isPlain(text) { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         var lastWasSpace = false
@@ -272,6 +273,18 @@ package enum CardText {
             }
         }
         return result.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Printable ASCII with single spaces and none at either end: already drawable as it is.
+    /// Most names and titles are, and looking up each scalar's category cost more than
+    /// measuring and drawing them.
+    private static func isPlain(_ text: String) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in text.utf8 {
+            guard byte > 0x20 && byte < 0x7F || byte == 0x20 && previous != 0x20 else { return false }
+            previous = byte
+        }
+        return previous != 0x20
     }
 
     /// `text` when it fits in `maxWidth`, else its longest prefix (whole characters) that fits
