@@ -28,11 +28,12 @@ package enum CardDrawing {
     package static let margin = 64.0
     package static var right: Double { Double(PreviewCard.width) - margin }
 
-    /// Draws `card` onto `surface` (CAIRO_FORMAT_RGB24, PreviewCard.width × height).
-    package static func draw(_ card: PreviewCard, on surface: OpaquePointer) {
+    /// Draws `card` onto `surface` (CAIRO_FORMAT_RGB24, PreviewCard.width × height), which is
+    /// first painted in the background colour unless `isBlank` says it already is.
+    package static func draw(_ card: PreviewCard, on surface: OpaquePointer, isBlank: Bool = false) {
         let context = Context(surface: surface)
         defer { context.finish() }
-        context.fill(0, 0, Double(PreviewCard.width), Double(PreviewCard.height), Colour.surface)
+        if !isBlank { context.fill(0, 0, Double(PreviewCard.width), Double(PreviewCard.height), Colour.surface) }
         context.fill(0, 0, Double(PreviewCard.width), 14, Colour.accent)
         switch card {
         case .poll(let poll): drawPoll(poll, context)
