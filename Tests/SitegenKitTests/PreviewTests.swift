@@ -223,6 +223,7 @@ struct PreviewTests {
         let code = PreviewCard.drawingCode
         #expect(code.hasPrefix("sitegen cards \(PreviewCard.drawingVersion); 1200x630; colours ffffff,f6f7f9,1c2330,"))
         #expect(code.hasSuffix("; cairo \(String(cString: cairo_version_string()))"))
+        #expect(CardDrawing.Colour.all.first == CardDrawing.Colour.surface, "a reused surface is cleared to the encoder's background")
         #expect(BuildFingerprint.toolLines.contains("cards " + code))
     }
 

@@ -22,6 +22,8 @@ package enum CardDrawing {
         package static let barFirst: UInt32 = 0x0B5CAD
         package static let gold: UInt32 = 0x8A5A00
         package static let goldSoft: UInt32 = 0xFFF1CC
+        /// `surface` first: the encoder takes the first flat colour as the background whose
+        /// complement it records as ink, and PreviewImage clears that ink to `surface`.
         package static let all = [surface, background, text, muted, border, accent, accentText, barTrack, bar, barFirst, gold, goldSoft]
     }
 
