@@ -69,6 +69,20 @@ struct RunDeflateTests {
         }
     }
 
+    @Test("The checksum is zlib's when its sums are reduced late: runs over 2^24 bytes, then 300,000 one-byte runs")
+    func checksumReducedLate() throws {
+        // The encoder takes Adler-32's remainders only when its sums pass 2^32 and 2^56, and
+        // splits a run longer than 2^24 bytes: high bytes in long runs get there quickly.
+        var runs: [(byte: UInt8, length: Int)] = [(255, (1 << 24) + 12_345), (254, 1), (1, 3), (255, 3 << 22)]
+        runs += (0..<300_000).map { (UInt8(255 - $0 % 2), 1) }
+        runs.append((200, 70_000))
+        var bytes = [UInt8]()
+        for run in runs { bytes += [UInt8](repeating: run.byte, count: run.length) }
+        let (inflated, adler, _) = Self.roundTrip(runs)
+        #expect(try #require(inflated) == bytes)
+        #expect(adler == UInt32(bytes.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }))
+    }
+
     @Test("Huffman code lengths stay within the limit and make a complete code, even for Fibonacci frequencies")
     func lengthLimit() {
         // Fibonacci frequencies give the deepest Huffman tree: 29 symbols would need 28 bits.

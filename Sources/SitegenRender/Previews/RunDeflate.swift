@@ -69,10 +69,19 @@ package struct RunDeflate: ~Copyable {
     @inline(__always)
     package mutating func add(_ byte: UInt8, count: Int) {
         if Int(byte) == runByte {
-            runLength += count
+            runLength &+= count
             return
         }
-        endRun()
+        if runLength == 1 && runByte != lastByte {
+            // The commonest run in an antialiased edge: one literal byte, no match.
+            sum1 &+= UInt64(truncatingIfNeeded: runByte)
+            sum2 &+= sum1
+            reduceChecksumIfLarge()
+            symbol(UInt16(truncatingIfNeeded: runByte))
+            lastByte = runByte
+        } else {
+            endRun()
+        }
         (runByte, runLength) = (Int(byte), count)
     }
 
@@ -88,40 +97,61 @@ package struct RunDeflate: ~Copyable {
             bits >>= 8
             bitCount = max(bitCount - 8, 0)
         }
-        return (UnsafeBufferPointer(start: output, count: outputCount), UInt32(sum2 << 16 | sum1))
+        return (UnsafeBufferPointer(start: output, count: outputCount), UInt32((sum2 % 65521) << 16 | sum1 % 65521))
     }
 
     /// Turns the waiting run into symbols: a literal unless the byte before it is the same, then
     /// matches of up to 258 bytes at distance 1, and what is left under 3 bytes as literals.
+    /// This runs once per run, some 40,000 times a card, so it avoids trapping arithmetic
+    /// and takes the checksum's remainders only now and then (`addToChecksum`).
     private mutating func endRun() {
         guard runLength > 0 else { return }
-        // The Adler-32 of `runLength` copies of one byte, in closed form.
-        let count = UInt64(runLength), value = UInt64(runByte)
-        sum2 = (sum2 + count * sum1 + value * (count * (count + 1) / 2)) % 65521
-        sum1 = (sum1 + count * value) % 65521
+        addToChecksum(runLength, copiesOf: runByte)
         var left = runLength
         if lastByte != runByte {
-            symbol(UInt16(runByte))
-            left -= 1
+            symbol(UInt16(truncatingIfNeeded: runByte))
+            left &-= 1
             lastByte = runByte
         }
         while left >= 3 {
             let length = min(left, 258)
-            symbol(256 + UInt16(length))
-            left -= length
+            symbol(256 &+ UInt16(truncatingIfNeeded: length))
+            left &-= length
         }
         while left > 0 {
-            symbol(UInt16(runByte))
-            left -= 1
+            symbol(UInt16(truncatingIfNeeded: runByte))
+            left &-= 1
         }
         runLength = 0
+    }
+
+    /// Adler-32 of `count` copies of `byte`, in closed form. The sums are kept below 2^32
+    /// and 2^56 between runs and reduced modulo 65521 only when they pass that (Adler-32 is
+    /// linear, so when makes no difference): with at most 2^24 bytes at a time, a run adds
+    /// under 2^56 + 2^55 to the second sum, which cannot overflow 64 bits.
+    @inline(__always)
+    private mutating func addToChecksum(_ count: Int, copiesOf byte: Int) {
+        var left = UInt64(truncatingIfNeeded: count)
+        let value = UInt64(truncatingIfNeeded: byte)
+        repeat {
+            let part = min(left, 1 << 24)
+            sum2 &+= part &* sum1 &+ value &* ((part &* (part &+ 1)) &>> 1)
+            sum1 &+= part &* value
+            reduceChecksumIfLarge()
+            left &-= part
+        } while left > 0
+    }
+
+    @inline(__always)
+    private mutating func reduceChecksumIfLarge() {
+        if sum1 | sum2 &>> 24 >= 1 << 32 { (sum1, sum2) = (sum1 % 65521, sum2 % 65521) }
     }
 
     @inline(__always)
     private mutating func symbol(_ value: UInt16) {
         symbols[symbolCount] = value
-        symbolCount += 1
-        frequencies[value < 256 ? Int(value) : Int(codeOfLength[Int(value) - 256])] += 1
+        symbolCount &+= 1
+        frequencies[value < 256 ? Int(value) : Int(codeOfLength[Int(value) &- 256])] &+= 1
         if symbolCount == Self.symbolsPerBlock { writeBlock(final: false) }
     }
 
@@ -213,13 +243,14 @@ package struct RunDeflate: ~Copyable {
     /// Appends `count` bits (at most 32), least significant first; whole bytes go out four at a time.
     @inline(__always)
     private mutating func put(_ value: UInt32, _ count: Int) {
-        bits |= UInt64(value) << UInt64(bitCount)
-        bitCount += count
+        // bitCount is under 32 here, so the shift never reaches 64 and needs no check.
+        bits |= UInt64(value) &<< UInt64(truncatingIfNeeded: bitCount)
+        bitCount &+= count
         if bitCount >= 32 {
             UnsafeMutableRawPointer(output + outputCount).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
-            outputCount += 4
-            bits >>= 32
-            bitCount -= 32
+            outputCount &+= 4
+            bits &>>= 32
+            bitCount &-= 32
         }
     }
 
