@@ -30,17 +30,36 @@ package enum CardDrawing {
     package static let margin = 64.0
     package static var right: Double { Double(PreviewCard.width) - margin }
 
-    /// Draws `card` onto `surface` (CAIRO_FORMAT_RGB24, PreviewCard.width × height), which is
-    /// first painted in the background colour unless `isBlank` says it already is.
+    /// Draws `card` onto `surface` (CAIRO_FORMAT_RGB24, PreviewCard.width × height) whole,
+    /// first painting it in the background colour unless `isBlank` says it already is.
     package static func draw(_ card: PreviewCard, on surface: OpaquePointer, isBlank: Bool = false) {
-        let context = Context(surface: surface)
-        defer { context.finish() }
-        if !isBlank { context.fill(0, 0, Double(PreviewCard.width), Double(PreviewCard.height), Colour.surface) }
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        prepare(cairo)
+        let picture = layout(card, measuringWith: cairo)
+        if !isBlank {
+            cairo_set_source_rgb(cairo, 1, 1, 1)  // Colour.surface
+            cairo_rectangle(cairo, 0, 0, Double(PreviewCard.width), Double(PreviewCard.height))
+            cairo_fill(cairo)
+        }
+        picture.draw(rows: 0..<PreviewCard.height, with: cairo)
+    }
+
+    /// Sets the fonts' options every card is drawn and measured with.
+    package static func prepare(_ cairo: OpaquePointer) {
+        cairo_set_font_options(cairo, Fonts.shared.options)
+    }
+
+    /// Lays `card` out: its drawing steps, with text measured and shortened once, using
+    /// `cairo` (prepared) to measure.
+    package static func layout(_ card: PreviewCard, measuringWith cairo: OpaquePointer) -> CardPicture {
+        let context = Context(cairo: cairo)
         context.fill(0, 0, Double(PreviewCard.width), 14, Colour.accent)
         switch card {
         case .poll(let poll): drawPoll(poll, context)
         case .trip(let trip): drawTrip(trip, context)
         }
+        return CardPicture(steps: context.steps)
     }
 
     /// Eyebrow, title, subtitle and the site's name at the foot: the frame both cards share.
@@ -122,76 +141,146 @@ package enum CardDrawing {
     }
 }
 
-/// A cairo context with the card's fonts and the few shapes the cards use.
-private struct Context {
+/// A card laid out: its drawing steps in order, each with the rows its pixels can reach, so
+/// a card can be drawn a band of rows at a time (PreviewImage) with the same pixels as whole.
+package struct CardPicture {
+    package struct Step {
+        /// Rows the step's pixels can reach (antialiasing included).
+        package let rows: Range<Int>
+        /// Text is never cut by a band's edge: cairo composites glyphs that cross a surface's
+        /// edge another way, which rounds a few of their pixels differently.
+        package let isText: Bool
+        let draw: (OpaquePointer) -> Void
+    }
+
+    package let steps: [Step]
+
+    /// Draws the steps that reach `rows` onto `cairo`'s surface, whose first row is `rows`'s
+    /// first; returns the row after the last one they can reach, which may be past `rows`
+    /// (a shape that goes on into the next band is drawn whole on this surface).
+    @discardableResult
+    package func draw(rows: Range<Int>, with cairo: OpaquePointer) -> Int {
+        cairo_save(cairo)
+        cairo_translate(cairo, 0, -Double(rows.lowerBound))
+        var reached = rows.lowerBound
+        for step in steps where step.rows.overlaps(rows) {
+            step.draw(cairo)
+            reached = max(reached, step.rows.upperBound)
+        }
+        cairo_restore(cairo)
+        return reached
+    }
+
+    /// Bands of at most `maxRows` rows, top to bottom over `height` rows, whose edges cut no
+    /// text; nil when a line of text is taller than `maxRows` (hostile text).
+    package func bands(maxRows: Int, height: Int) -> [Range<Int>]? {
+        let text = steps.filter(\.isText).map(\.rows)
+        var bands: [Range<Int>] = [], top = 0
+        while top < height {
+            var bottom = min(top + maxRows, height)
+            while let cut = text.first(where: { $0.lowerBound < bottom && $0.upperBound > bottom }) {
+                guard cut.lowerBound > top else { return nil }
+                bottom = cut.lowerBound
+            }
+            bands.append(top..<bottom)
+            top = bottom
+        }
+        return bands
+    }
+}
+
+/// Lays out with the card's fonts and the few shapes the cards use: measures with cairo now,
+/// and records each shape as a step to draw later. Every step sets the state it draws with
+/// (colour, font, line width, join and cap) as drawing the steps in order would leave it, so
+/// a band that draws only some of them draws them the same.
+private final class Context {
     let cairo: OpaquePointer
+    private(set) var steps: [CardPicture.Step] = []
+    /// The line join and cap in effect, as drawing every step in order would leave them.
+    private var join = CAIRO_LINE_JOIN_MITER, cap = CAIRO_LINE_CAP_BUTT
 
-    init(surface: OpaquePointer) {
-        cairo = cairo_create(surface)
-        cairo_set_font_options(cairo, Fonts.shared.options)
+    init(cairo: OpaquePointer) {
+        self.cairo = cairo
     }
 
-    func finish() {
-        cairo_destroy(cairo)
+    /// Records a step reaching rows `top`…`bottom` (in pixels, widened to whole rows and a
+    /// pixel either side for antialiasing).
+    private func record(top: Double, bottom: Double, isText: Bool = false, _ draw: @escaping (OpaquePointer) -> Void) {
+        let first = max(Int((top - 2).rounded(.down)), 0), last = min(Int((bottom + 2).rounded(.up)), PreviewCard.height)
+        steps.append(CardPicture.Step(rows: first..<max(first, last), isText: isText, draw: draw))
     }
 
-    private func setColour(_ rgb: UInt32) {
+    private static func setColour(_ cairo: OpaquePointer, _ rgb: UInt32) {
         cairo_set_source_rgb(cairo, Double((rgb >> 16) & 0xFF) / 255, Double((rgb >> 8) & 0xFF) / 255, Double(rgb & 0xFF) / 255)
     }
 
     func fill(_ x: Double, _ y: Double, _ width: Double, _ height: Double, _ colour: UInt32) {
-        setColour(colour)
-        cairo_rectangle(cairo, x, y, width, height)
-        cairo_fill(cairo)
+        record(top: y, bottom: y + height) { cairo in
+            Self.setColour(cairo, colour)
+            cairo_rectangle(cairo, x, y, width, height)
+            cairo_fill(cairo)
+        }
     }
 
     func roundedRect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double, colour: UInt32) {
         let radius = min(radius, width / 2, height / 2)
-        setColour(colour)
-        cairo_new_sub_path(cairo)
-        cairo_arc(cairo, x + width - radius, y + radius, radius, -.pi / 2, 0)
-        cairo_arc(cairo, x + width - radius, y + height - radius, radius, 0, .pi / 2)
-        cairo_arc(cairo, x + radius, y + height - radius, radius, .pi / 2, .pi)
-        cairo_arc(cairo, x + radius, y + radius, radius, .pi, 3 * .pi / 2)
-        cairo_close_path(cairo)
-        cairo_fill(cairo)
+        record(top: y, bottom: y + height) { cairo in
+            Self.setColour(cairo, colour)
+            cairo_new_sub_path(cairo)
+            cairo_arc(cairo, x + width - radius, y + radius, radius, -.pi / 2, 0)
+            cairo_arc(cairo, x + width - radius, y + height - radius, radius, 0, .pi / 2)
+            cairo_arc(cairo, x + radius, y + height - radius, radius, .pi / 2, .pi)
+            cairo_arc(cairo, x + radius, y + radius, radius, .pi, 3 * .pi / 2)
+            cairo_close_path(cairo)
+            cairo_fill(cairo)
+        }
     }
 
     func circle(x: Double, y: Double, radius: Double, colour: UInt32, ring: (width: Double, colour: UInt32)? = nil) {
-        cairo_new_sub_path(cairo)
-        cairo_arc(cairo, x, y, radius, 0, 2 * .pi)
-        setColour(colour)
-        if let ring {
-            cairo_fill_preserve(cairo)
-            cairo_set_line_width(cairo, ring.width)
-            setColour(ring.colour)
-            cairo_stroke(cairo)
-        } else {
-            cairo_fill(cairo)
+        let reach = radius + (ring?.width ?? 0) / 2
+        let (join, cap) = (join, cap)
+        record(top: y - reach, bottom: y + reach) { cairo in
+            cairo_new_sub_path(cairo)
+            cairo_arc(cairo, x, y, radius, 0, 2 * .pi)
+            Self.setColour(cairo, colour)
+            if let ring {
+                cairo_fill_preserve(cairo)
+                cairo_set_line_width(cairo, ring.width)
+                cairo_set_line_join(cairo, join)
+                cairo_set_line_cap(cairo, cap)
+                Self.setColour(cairo, ring.colour)
+                cairo_stroke(cairo)
+            } else {
+                cairo_fill(cairo)
+            }
         }
     }
 
     func polyline(_ points: [(x: Double, y: Double)], width: Double, colour: UInt32) {
         guard points.count > 1 else { return }
-        cairo_new_path(cairo)
-        for (index, point) in points.enumerated() {
-            if index == 0 { cairo_move_to(cairo, point.x, point.y) } else { cairo_line_to(cairo, point.x, point.y) }
+        (join, cap) = (CAIRO_LINE_JOIN_ROUND, CAIRO_LINE_CAP_ROUND)
+        let ys = points.map(\.y)
+        record(top: ys.min()! - width / 2, bottom: ys.max()! + width / 2) { cairo in
+            cairo_new_path(cairo)
+            for (index, point) in points.enumerated() {
+                if index == 0 { cairo_move_to(cairo, point.x, point.y) } else { cairo_line_to(cairo, point.x, point.y) }
+            }
+            cairo_set_line_width(cairo, width)
+            cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+            cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+            Self.setColour(cairo, colour)
+            cairo_stroke(cairo)
         }
-        cairo_set_line_width(cairo, width)
-        cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
-        setColour(colour)
-        cairo_stroke(cairo)
     }
 
-    private func setFont(size: Double, bold: Bool) {
+    private static func setFont(_ cairo: OpaquePointer, size: Double, bold: Bool) {
         cairo_set_font_face(cairo, bold ? Fonts.shared.bold : Fonts.shared.regular)
         cairo_set_font_size(cairo, size)
     }
 
     /// The advance width of `text` as drawn.
     func width(_ text: String, size: Double, bold: Bool) -> Double {
-        setFont(size: size, bold: bold)
+        Self.setFont(cairo, size: size, bold: bold)
         return advance(CardText.drawable(text))
     }
 
@@ -205,21 +294,30 @@ private struct Context {
     @discardableResult
     func text(_ text: String, x: Double, y: Double, size: Double, bold: Bool = false, colour: UInt32, maxWidth: Double,
               centred: Bool = false, halo: (width: Double, colour: UInt32)? = nil) -> Double {
-        setFont(size: size, bold: bold)
+        Self.setFont(cairo, size: size, bold: bold)
         let line = CardText.fitted(CardText.drawable(text), maxWidth: maxWidth, measure: advance)
-        let width = advance(line)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cairo, line, &extents)
+        let width = extents.x_advance
         let startX = centred ? x - width / 2 : x
-        if let halo {
+        let reach = (halo?.width ?? 0) / 2
+        if halo != nil { join = CAIRO_LINE_JOIN_ROUND }
+        let cap = cap
+        record(top: y + extents.y_bearing - reach, bottom: y + extents.y_bearing + extents.height + reach, isText: true) { cairo in
+            Self.setFont(cairo, size: size, bold: bold)
+            if let halo {
+                cairo_move_to(cairo, startX, y)
+                cairo_text_path(cairo, line)
+                cairo_set_line_width(cairo, halo.width)
+                cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+                cairo_set_line_cap(cairo, cap)
+                Self.setColour(cairo, halo.colour)
+                cairo_stroke(cairo)
+            }
+            Self.setColour(cairo, colour)
             cairo_move_to(cairo, startX, y)
-            cairo_text_path(cairo, line)
-            cairo_set_line_width(cairo, halo.width)
-            cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
-            setColour(halo.colour)
-            cairo_stroke(cairo)
+            cairo_show_text(cairo, line)
         }
-        setColour(colour)
-        cairo_move_to(cairo, startX, y)
-        cairo_show_text(cairo, line)
         return startX + width
     }
 

@@ -35,10 +35,13 @@ package enum PalettePNG {
             self.height = height
             ink = .allocate(capacity: height)
             ink.initialize(repeating: InkSpan(), count: height)
+            lastRow = .allocate(capacity: width)
+            lastRow.initialize(repeating: 0, count: width)
         }
 
         deinit {
             ink.deallocate()
+            lastRow.deallocate()
         }
 
         /// The PNG of `height` rows of `width` pixels in cairo's RGB24 layout (0x00RRGGBB in
@@ -46,21 +49,49 @@ package enum PalettePNG {
         /// palette, so they stay exact however many antialiased edge colours there are; the
         /// first is the background, which `ink` tells apart.
         package func encode(pixels: UnsafeRawPointer, stride: Int, flatColours: [UInt32]) -> [UInt8] {
+            begin(flatColours: flatColours)
+            add(rows: pixels, stride: stride, count: height)
+            return finish()
+        }
+
+        /// Starts an image whose rows come in bands (`add`), as `encode` describes.
+        package func begin(flatColours: [UInt32]) {
             palette.reset(flatColours)
             deflate.reset()
-            // One access to the class's compressor for the whole card, not one a run.
-            Self.addRows(pixels: pixels, stride: stride, width: width, height: height, background: flatColours[0],
-                         palette: palette, ink: ink, to: &deflate)
+            background = flatColours[0]
+            nextRow = 0
+        }
+
+        /// Adds the image's next `count` rows, `stride` bytes apart. The last of them is kept,
+        /// so the first row of the next band can be compared with the row above it.
+        package func add(rows pixels: UnsafeRawPointer, stride: Int, count: Int) {
+            precondition(nextRow + count <= height, "more rows than the image has")
+            guard count > 0 else { return }
+            // One access to the class's compressor for the whole band, not one a run.
+            Self.addRows(pixels: pixels, stride: stride, count: count, first: nextRow, width: width, background: background,
+                         above: nextRow > 0 ? UnsafeRawPointer(lastRow) : nil, palette: palette, ink: ink, to: &deflate)
+            nextRow += count
+            lastRow.update(from: (pixels + (count - 1) * stride).assumingMemoryBound(to: UInt32.self), count: width)
+        }
+
+        /// The PNG, once every row has been added.
+        package func finish() -> [UInt8] {
+            precondition(nextRow == height, "\(height - nextRow) rows missing")
             let (compressed, adler) = deflate.finish()
             return png(compressed, adler: adler)
         }
 
+        private var background: UInt32 = 0, nextRow = 0
+        private let lastRow: UnsafeMutablePointer<UInt32>
+
         /// Adds each row to the stream: its filter byte, then its palette indices, or zeros.
-        private static func addRows(pixels: UnsafeRawPointer, stride: Int, width: Int, height: Int, background: UInt32,
-                                    palette: Palette, ink: UnsafeMutablePointer<InkSpan>, to deflate: inout RunDeflate) {
-            for y in 0..<height {
-                let row = pixels + y * stride
-                if y > 0, memcmp(row, row - stride, width * 4) == 0 {
+        /// `above` is the row above the first, if any.
+        private static func addRows(pixels: UnsafeRawPointer, stride: Int, count: Int, first: Int, width: Int,
+                                    background: UInt32, above: UnsafeRawPointer?, palette: Palette,
+                                    ink: UnsafeMutablePointer<InkSpan>, to deflate: inout RunDeflate) {
+            for index in 0..<count {
+                let row = pixels + index * stride, y = first + index
+                if let above = index > 0 ? row - stride : above, memcmp(row, above, width * 4) == 0 {
                     deflate.add(PalettePNG.filterUp, count: 1)
                     deflate.add(0, count: width)
                     ink[y] = ink[y - 1]
@@ -254,52 +285,80 @@ package enum PalettePNG {
     }
 }
 
-/// Draws cards into PNGs. Surfaces and encoders are kept for reuse: a fresh 3 MB surface and
-/// the compressor's buffers per card would cost their page faults every time, and at most one
-/// per rendering thread is ever in use.
+/// Draws cards into PNGs, a band of rows at a time: each band is drawn, encoded and cleared
+/// while its 460 KB are still in the processor's second-level cache. Drawing a whole card
+/// first meant that the encoder, and the clearing for the next card, read its 3 MB back from
+/// memory. Surfaces and encoders are kept for reuse, one per rendering thread in use.
 public enum PreviewImage {
     public static func png(_ card: PreviewCard) -> [UInt8] {
         let canvas = CanvasPool.shared.take()
         defer { CanvasPool.shared.give(canvas) }
-        let blank = canvas.clearInk()
-        CardDrawing.draw(card, on: canvas.surface, isBlank: blank)
-        cairo_surface_flush(canvas.surface)
-        canvas.isUsed = true
-        return canvas.encoder.encode(pixels: UnsafeRawPointer(cairo_image_surface_get_data(canvas.surface)!),
-                                     stride: Int(cairo_image_surface_get_stride(canvas.surface)),
-                                     flatColours: CardDrawing.Colour.all)
+        let picture = CardDrawing.layout(card, measuringWith: canvas.cairo)
+        let encoder = canvas.encoder
+        encoder.begin(flatColours: CardDrawing.Colour.all)
+        if let bands = picture.bands(maxRows: Canvas.bandRows, height: PreviewCard.height) {
+            for band in bands {
+                let reached = picture.draw(rows: band, with: canvas.cairo)
+                cairo_surface_flush(canvas.surface)
+                encoder.add(rows: canvas.pixels, stride: canvas.stride, count: band.count)
+                canvas.clear(band, ink: encoder.ink, drawnTo: reached)
+            }
+        } else {
+            // A line of text taller than a band (hostile text): the card whole, on a surface of its own.
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(PreviewCard.height))!
+            defer { cairo_surface_destroy(surface) }
+            CardDrawing.draw(card, on: surface)
+            cairo_surface_flush(surface)
+            encoder.add(rows: UnsafeRawPointer(cairo_image_surface_get_data(surface)!),
+                        stride: Int(cairo_image_surface_get_stride(surface)), count: PreviewCard.height)
+        }
+        return encoder.finish()
     }
 
     private final class Canvas {
+        /// Rows in a band: 460 KB of the second-level cache's 1 MB, and taller than any line
+        /// of a card's text but hostile ones.
+        static let bandRows = 96
+        /// A band of rows, blank between cards (RGB24: cards are opaque, so there is no alpha
+        /// to carry into the PNG).
         let surface: OpaquePointer
+        /// Draws on `surface`, and measures text while laying a card out.
+        let cairo: OpaquePointer
+        let pixels: UnsafeMutableRawPointer
+        let stride: Int
         let encoder = PalettePNG.Encoder(width: PreviewCard.width, height: PreviewCard.height)
-        var isUsed = false
 
         init() {
-            // RGB24: cards are opaque, so there is no alpha to carry into the PNG.
-            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(PreviewCard.height))
+            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(Self.bandRows))!
+            cairo = cairo_create(surface)!
+            CardDrawing.prepare(cairo)
+            cairo_set_source_rgb(cairo, 1, 1, 1)  // CardDrawing.Colour.surface
+            cairo_rectangle(cairo, 0, 0, Double(PreviewCard.width), Double(Self.bandRows))
+            cairo_fill(cairo)
+            cairo_surface_flush(surface)
+            pixels = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!)
+            stride = Int(cairo_image_surface_get_stride(surface))
         }
 
-        /// Paints the last card's ink, and only that, in the background colour; whether the
-        /// surface is now blank. Filling all 3 MB for every card cost more than it looks
-        /// (0.3 ms a card in a build, where the surface has left the cache by the next card),
-        /// and a card's ink is a fraction of it. The encoder found the ink from every pixel,
-        /// and cairo writes 0xFF in RGB24's unused byte, so the surface is then byte for
-        /// byte a blank one.
-        func clearInk() -> Bool {
-            guard isUsed else { return false }
-            cairo_surface_flush(surface)
-            let data = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!)
-            let stride = Int(cairo_image_surface_get_stride(surface))
+        /// Paints the ink of `band`'s rows, and only that, in the background colour, and the
+        /// surface's rows below the band that its shapes reached (up to card row `drawnTo`)
+        /// whole, so the surface is blank again. The encoder found the band's ink from every
+        /// pixel, and cairo writes 0xFF in RGB24's unused byte, so the surface is then byte
+        /// for byte a blank one.
+        func clear(_ band: Range<Int>, ink: UnsafeMutablePointer<PalettePNG.Encoder.InkSpan>, drawnTo: Int) {
             let background = 0xFF00_0000 | CardDrawing.Colour.surface
-            for y in 0..<PreviewCard.height {
-                let span = encoder.ink[y]
+            for y in band {
+                let span = ink[y]
                 guard span.end > span.start else { continue }
-                (data + y * stride).assumingMemoryBound(to: UInt32.self).advanced(by: Int(span.start))
+                (pixels + (y - band.lowerBound) * stride).assumingMemoryBound(to: UInt32.self).advanced(by: Int(span.start))
                     .update(repeating: background, count: Int(span.end - span.start))
             }
+            let below = min(drawnTo - band.lowerBound, Self.bandRows)
+            if below > band.count {
+                (pixels + band.count * stride).assumingMemoryBound(to: UInt32.self)
+                    .update(repeating: background, count: (below - band.count) * stride / 4)
+            }
             cairo_surface_mark_dirty(surface)
-            return true
         }
     }
 
