@@ -194,6 +194,62 @@ struct PreviewTests {
         #expect(replaced == 0 || (palette.count == 256 && Set(drawn).count > 256))
     }
 
+    /// The PNG of `card` drawn whole on one surface and encoded in one go: what drawing in
+    /// bands must give byte for byte.
+    static func drawnWhole(_ card: PreviewCard) -> [UInt8] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(PreviewCard.height))!
+        defer { cairo_surface_destroy(surface) }
+        CardDrawing.draw(card, on: surface)
+        cairo_surface_flush(surface)
+        return PalettePNG.Encoder(width: PreviewCard.width, height: PreviewCard.height)
+            .encode(pixels: cairo_image_surface_get_data(surface)!, stride: Int(cairo_image_surface_get_stride(surface)),
+                    flatColours: CardDrawing.Colour.all)
+    }
+
+    @Test("Drawn in bands of any height, a card's PNG is the PNG of the card drawn whole, byte for byte",
+          arguments: cards.indices)
+    func bandsDrawTheWholeCard(_ index: Int) {
+        let card = Self.cards[index].1
+        let whole = Self.drawnWhole(card)
+        #expect(PreviewImage.png(card) == whole)
+        // 8 rows: every line of text is taller, so the card is drawn whole on a surface of its own.
+        for rows in [8, 33, 64, 90] {
+            #expect(PreviewImage.png(card, bandRows: rows) == whole, "bands of \(rows) rows")
+        }
+    }
+
+    @Test("Bands cover the card top to bottom, each at most the height asked, and no edge cuts a line of text",
+          arguments: cards.indices)
+    func bandsNeverCutText(_ index: Int) throws {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        CardDrawing.prepare(cairo)
+        let picture = CardDrawing.layout(Self.cards[index].1, measuringWith: cairo)
+        let text = picture.steps.filter(\.isText).map(\.rows)
+        #expect(text.contains { $0.count >= 50 }, "the title, measured to its ink: 58 px")
+        // Lines of text that overlap (a route's stop numbers and names) cannot be parted either.
+        let lines = text.sorted { $0.lowerBound < $1.lowerBound }.reduce(into: [Range<Int>]()) { lines, rows in
+            if let last = lines.last, last.upperBound > rows.lowerBound {
+                lines[lines.count - 1] = last.lowerBound..<max(last.upperBound, rows.upperBound)
+            } else {
+                lines.append(rows)
+            }
+        }
+        let tallest = lines.map(\.count).max()!
+        #expect(tallest <= 96, "every test card is drawn in PreviewImage's bands, none whole")
+        for maxRows in [tallest, tallest + 17, 96] {
+            let bands = try #require(picture.bands(maxRows: maxRows, height: PreviewCard.height))
+            #expect(bands.first?.lowerBound == 0 && bands.last?.upperBound == PreviewCard.height)
+            #expect(zip(bands, bands.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(bands.allSatisfy { !$0.isEmpty && $0.count <= maxRows })
+            let edges = bands.dropLast().map(\.upperBound)
+            #expect(!edges.contains { edge in text.contains { $0.lowerBound < edge && $0.upperBound > edge } })
+        }
+        #expect(picture.bands(maxRows: tallest - 1, height: PreviewCard.height) == nil, "a line taller than a band")
+    }
+
     @Test("The hostile card has more colours than a palette holds: the palette is full and the card still decodes")
     func fullPalette() throws {
         let card = Self.cards[2].1

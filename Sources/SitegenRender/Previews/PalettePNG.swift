@@ -291,12 +291,19 @@ package enum PalettePNG {
 /// memory. Surfaces and encoders are kept for reuse, one per rendering thread in use.
 public enum PreviewImage {
     public static func png(_ card: PreviewCard) -> [UInt8] {
+        png(card, bandRows: Canvas.bandRows)
+    }
+
+    /// `card` drawn in bands of at most `bandRows` rows (tests try other heights than the
+    /// default: the bytes must not depend on it).
+    package static func png(_ card: PreviewCard, bandRows: Int) -> [UInt8] {
+        precondition(bandRows > 0 && bandRows <= Canvas.bandRows, "a band is at most \(Canvas.bandRows) rows")
         let canvas = CanvasPool.shared.take()
         defer { CanvasPool.shared.give(canvas) }
         let picture = CardDrawing.layout(card, measuringWith: canvas.cairo)
         let encoder = canvas.encoder
         encoder.begin(flatColours: CardDrawing.Colour.all)
-        if let bands = picture.bands(maxRows: Canvas.bandRows, height: PreviewCard.height) {
+        if let bands = picture.bands(maxRows: bandRows, height: PreviewCard.height) {
             for band in bands {
                 let reached = picture.draw(rows: band, with: canvas.cairo)
                 cairo_surface_flush(canvas.surface)
