@@ -2,8 +2,9 @@ import CCairo
 import Foundation
 import SitegenModel
 
-/// Lays a PreviewCard out on a 1200×630 cairo surface in the site's light-theme colours
-/// (Templates/assets/site.css). Text is drawn with cairo's toy font API in DejaVu Sans
+/// Lays a PreviewCard out for a 1200×630 cairo surface in the site's light-theme colours
+/// (Templates/assets/site.css), as a CardPicture that can be drawn whole or a band of rows
+/// at a time (PreviewImage). Text is drawn with cairo's toy font API in DejaVu Sans
 /// (Debian's fonts-dejavu-core, found through fontconfig), unhinted and with grey
 /// antialiasing whatever the machine's fontconfig says, so the pixels depend only on the
 /// installed packages.
