@@ -32,14 +32,7 @@ if ! command -v valgrind >/dev/null; then
     apt-get -o DPkg::Lock::Timeout=600 install -y valgrind >/dev/null
 fi
 mkdir -p "$WORK"
-if [ -n "${SITEGEN_BIN:-}" ]; then
-    BIN=$(realpath "$SITEGEN_BIN")
-else
-    say "Building sitegen (release)"
-    (cd "$REPO" && swift build -c release --product sitegen --scratch-path "$REPO/.build-bench") >"$WORK/cards-build.log" 2>&1 \
-        || die "release build failed (see $WORK/cards-build.log)"
-    BIN=$(cd "$REPO" && swift build -c release --product sitegen --scratch-path "$REPO/.build-bench" --show-bin-path)/sitegen
-fi
+BIN=$("$HERE/sitegen-bin.sh" "$WORK/cards-build.log") || die "no sitegen to time"
 STRIPPED=$WORK/sitegen-nodebug
 objcopy --strip-debug "$BIN" "$STRIPPED"
 

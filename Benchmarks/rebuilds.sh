@@ -25,15 +25,9 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'rebuilds.sh: error: %s\n' "$*" >&2; exit 1; }
 [ -x /usr/bin/time ] || die "needs GNU time (apt-get install time)"
 
-if [ -n "${SITEGEN_BIN:-}" ]; then
-    BIN=$(realpath "$SITEGEN_BIN")
-else
-    say "Building sitegen (release)"
-    (cd "$REPO" && swift build -c release --product sitegen --scratch-path "$REPO/.build-bench") >"$WORK/rebuilds-build.log" 2>&1 \
-        || die "release build failed (see $WORK/rebuilds-build.log)"
-    BIN=$(cd "$REPO" && swift build -c release --product sitegen --scratch-path "$REPO/.build-bench" --show-bin-path)/sitegen
-fi
-mkdir -p "$WORK" "$HERE/results"
+mkdir -p "$WORK"
+BIN=$("$HERE/sitegen-bin.sh" "$WORK/rebuilds-build.log") || die "no sitegen to time"
+mkdir -p "$HERE/results"
 RESULT=$HERE/results/rebuilds-$(date -u +%Y%m%dT%H%M%SZ).md
 {
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(nproc) cores, $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^.*: //'), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
