@@ -103,10 +103,9 @@ package enum PalettePNG {
         }
 
         /// Adds a row's palette indices to the stream, a run of one colour at a time; returns
-        /// where its pixels other than `background` start and end. A run is followed eight
-        /// pixels at a time while it lasts (two SSE2 compares on any x86-64), then one at a
-        /// time: a card's rows are long flat runs and the short ones of antialiased edges, and
-        /// either way a run costs one palette lookup and one call into the compressor.
+        /// where its pixels other than `background` start and end. A card's rows are long flat
+        /// runs and the short ones of antialiased edges, and either way a run costs one palette
+        /// lookup and one call into the compressor.
         ///
         /// Runs compare whole pixels, RGB24's unused byte included: cairo writes it as 0xFF, and
         /// were it ever to differ, a run would only be cut in two, whose halves have the same
@@ -114,25 +113,44 @@ package enum PalettePNG {
         private static func addIndices(_ row: UnsafeRawPointer, width: Int, background: UInt32, palette: Palette,
                                        to deflate: inout RunDeflate) -> InkSpan {
             let pixels = row.assumingMemoryBound(to: UInt32.self)
-            var x = 0, inkEnd = 0
-            while x < width {
-                let pixel = pixels[x]
-                let run = SIMD4(repeating: pixel)
-                var end = x &+ 1
-                while end &+ 8 <= width,
-                      all(row.loadUnaligned(fromByteOffset: 4 &* end, as: SIMD4<UInt32>.self) .== run
-                          .& row.loadUnaligned(fromByteOffset: 4 &* end &+ 16, as: SIMD4<UInt32>.self) .== run) {
-                    end &+= 8
-                }
-                if end &+ 4 <= width, all(row.loadUnaligned(fromByteOffset: 4 &* end, as: SIMD4<UInt32>.self) .== run) {
-                    end &+= 4
-                }
-                while end < width, pixels[end] == pixel { end &+= 1 }
-                let colour = pixel & 0xFF_FFFF
-                if colour != background { inkEnd = end }
-                deflate.add(palette.index(of: colour), count: end &- x)
-                x = end
+            var runStart = 0, runPixel = pixels[0], inkEnd = 0
+            /// Ends the run before `start`, and starts one there.
+            @inline(__always) func runEnds(at start: Int) {
+                let colour = runPixel & 0xFF_FFFF
+                if colour != background { inkEnd = start }
+                deflate.add(palette.index(of: colour), count: start &- runStart)
+                runStart = start
+                runPixel = pixels[start]
             }
+            // Eight pixels at a time: a block that continues the run is skipped with two
+            // compares; in any other, the pixels that differ from the one before them are
+            // found as a bit mask, and each starts a run. Where a run ends is unpredictable,
+            // and testing for it pixel by pixel mispredicted a branch or two at every run.
+            var x = 1
+            while x &+ 8 <= width {
+                let first = row.loadUnaligned(fromByteOffset: 4 &* x, as: SIMD4<UInt32>.self)
+                let second = row.loadUnaligned(fromByteOffset: 4 &* x &+ 16, as: SIMD4<UInt32>.self)
+                let run = SIMD4(repeating: runPixel)
+                if all(first .== run .& second .== run) {
+                    x &+= 8
+                    continue
+                }
+                let changedFirst = (first .!= row.loadUnaligned(fromByteOffset: 4 &* x &- 4, as: SIMD4<UInt32>.self))._storage
+                let changedSecond = (second .!= row.loadUnaligned(fromByteOffset: 4 &* x &+ 12, as: SIMD4<UInt32>.self))._storage
+                var starts = UInt32(truncatingIfNeeded: ((changedFirst & SIMD4(1, 2, 4, 8)) | (changedSecond & SIMD4(16, 32, 64, 128))).wrappedSum())
+                while starts != 0 {
+                    runEnds(at: x &+ starts.trailingZeroBitCount)
+                    starts &= starts &- 1
+                }
+                x &+= 8
+            }
+            while x < width {
+                if pixels[x] != runPixel { runEnds(at: x) }
+                x &+= 1
+            }
+            let colour = runPixel & 0xFF_FFFF
+            if colour != background { inkEnd = width }
+            deflate.add(palette.index(of: colour), count: width &- runStart)
             guard inkEnd > 0 else { return InkSpan() }
             // Some pixel is ink, so this stops.
             var inkStart = 0
