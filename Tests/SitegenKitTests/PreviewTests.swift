@@ -218,6 +218,20 @@ struct PreviewTests {
         }
     }
 
+    @Test("A route point that is not a number does not crash the drawing, and the cards drawn after it are whole")
+    func notANumber() throws {
+        guard case .trip(var trip) = Self.cards[4].1, var route = trip.route else { Issue.record("the route card"); return }
+        route.points[1].y = .nan
+        route.points[2].x = .infinity
+        trip.route = route
+        for _ in 0..<3 {
+            let png = PreviewImage.png(.trip(trip))
+            #expect(Self.chunks(png).width == PreviewCard.width && png.count < 300_000)
+            _ = try #require(Self.decode(png))
+            for (_, card) in Self.cards { #expect(PreviewImage.png(card) == Self.drawnWhole(card)) }
+        }
+    }
+
     @Test("Bands cover the card top to bottom, each at most the height asked, and no edge cuts a line of text",
           arguments: cards.indices)
     func bandsNeverCutText(_ index: Int) throws {

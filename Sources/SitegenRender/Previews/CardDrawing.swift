@@ -173,7 +173,7 @@ package struct CardPicture {
     }
 
     /// Bands of at most `maxRows` rows, top to bottom over `height` rows, whose edges cut no
-    /// text; nil when a line of text is taller than `maxRows` (hostile text).
+    /// text; nil when a line of text, or lines that overlap, are taller than `maxRows`.
     package func bands(maxRows: Int, height: Int) -> [Range<Int>]? {
         let text = steps.filter(\.isText).map(\.rows)
         var bands: [Range<Int>] = [], top = 0
@@ -204,10 +204,14 @@ private final class Context {
         self.cairo = cairo
     }
 
-    /// Records a step reaching rows `top`…`bottom` (in pixels, widened to whole rows and a
-    /// pixel either side for antialiasing).
+    /// Records a step reaching rows `top`…`bottom` (in pixels, widened to whole rows and two
+    /// pixels either side for antialiasing). A bound that is not a number reaches the card's
+    /// edge: such a step is then drawn in every band (and, if it is text, the card whole).
     private func record(top: Double, bottom: Double, isText: Bool = false, _ draw: @escaping (OpaquePointer) -> Void) {
-        let first = max(Int((top - 2).rounded(.down)), 0), last = min(Int((bottom + 2).rounded(.up)), PreviewCard.height)
+        let height = Double(PreviewCard.height)
+        let top = top.isFinite ? min(max(top - 2, 0), height) : 0
+        let bottom = bottom.isFinite ? min(max(bottom + 2, 0), height) : height
+        let first = Int(top.rounded(.down)), last = Int(bottom.rounded(.up))
         steps.append(CardPicture.Step(rows: first..<max(first, last), isText: isText, draw: draw))
     }
 

@@ -317,7 +317,9 @@ public enum PreviewImage {
     package static func png(_ card: PreviewCard, bandRows: Int) -> [UInt8] {
         precondition(bandRows > 0 && bandRows <= Canvas.bandRows, "a band is at most \(Canvas.bandRows) rows")
         let canvas = CanvasPool.shared.take()
-        defer { CanvasPool.shared.give(canvas) }
+        // A cairo context that met an error stays in it and draws nothing more: such a canvas
+        // is not used again.
+        defer { if cairo_status(canvas.cairo) == CAIRO_STATUS_SUCCESS { CanvasPool.shared.give(canvas) } }
         let picture = CardDrawing.layout(card, measuringWith: canvas.cairo)
         let encoder = canvas.encoder
         encoder.begin(flatColours: CardDrawing.Colour.all)
@@ -363,6 +365,11 @@ public enum PreviewImage {
             cairo_surface_flush(surface)
             pixels = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!)
             stride = Int(cairo_image_surface_get_stride(surface))
+        }
+
+        deinit {
+            cairo_destroy(cairo)
+            cairo_surface_destroy(surface)
         }
 
         /// Paints the ink of `band`'s rows, and only that, in the background colour, and the
