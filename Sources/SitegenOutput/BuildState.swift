@@ -99,7 +99,9 @@ public struct BuildState: Sendable, Equatable {
         func expect(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
             guard line.endIndex - index >= count else { return false }
-            let matches = text.withUTF8Buffer { line[index..<index + count].elementsEqual($0) }
+            let matches = text.withUTF8Buffer { text in
+                line[index..<index + count].withUnsafeBufferPointer { memcmp($0.baseAddress!, text.baseAddress!, count) == 0 }
+            }
             if matches { index += count }
             return matches
         }
@@ -123,7 +125,7 @@ public struct BuildState: Sendable, Equatable {
         }
         guard expect("{\"path\": \""), let path = until(UInt8(ascii: "\"")), !path.contains(UInt8(ascii: "\\")),
               expect("\", \"sha256\": \""), let hex = until(UInt8(ascii: "\"")),
-              let hash = ContentHash(hex: String(decoding: hex, as: UTF8.self)),
+              let hash = ContentHash(hexDigits: hex),
               expect("\", \"size\": "), let size = number(),
               expect(", \"modified\": \""), let modified = number(), expect("\"}"), index == line.endIndex else { return nil }
         return (String(decoding: path, as: UTF8.self), WrittenFile(hash: hash, size: size, modified: modified))

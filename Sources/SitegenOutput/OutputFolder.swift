@@ -22,6 +22,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     public let keep: [String]
     private let lockFile: URL
     private var lockDescriptor: Int32 = -1
+    /// The published folder, opened once the last build's files are known: a rebuild checks
+    /// each kept file relative to it (`isRecorded(_:_:)`), which spares the kernel walking
+    /// the folder's own path 140,000 times.
+    private var publishedDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
     /// The previous build's files, for linking unchanged ones instead of writing them.
     var previous = RecordedFiles.none
@@ -164,6 +168,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         }
         let index = state?.outputIndex()
         previous = index ?? .none
+        if !previous.isEmpty { publishedDescriptor = Glibc.open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         updatesInPlace = !previous.isEmpty && Self.isSitegenOutput(output)
         if !updatesInPlace { try checkOwnership(recorded: index) }
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
@@ -187,9 +192,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
 
     public func reuse(_ paths: [String]) throws(OutputError) -> Bool {
         var found: [(String, WrittenFile)] = []
+        found.reserveCapacity(paths.count)
         for path in paths {
             // Stat only: a file with its recorded size and modification time has its recorded bytes.
-            guard let old = previous[DigestKey(path)], Self.isRecorded(outputPath + "/" + path, old) else { return false }
+            guard let old = previous[DigestKey(path)], isRecorded(path, old) else { return false }
             found.append((path, old))
         }
         recordedAgain.add(found.count)
@@ -221,7 +227,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         do {
             if let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
-                if Self.isRecorded(published, old) {
+                if isRecorded(path, old) {
                     // In place, an unchanged file is simply left where it is.
                     if updatesInPlace { return old.modified }
                     try makeParent(of: path)
@@ -262,7 +268,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             if recorded != nil { recordedAgain.add(1) }
             if let old = recorded, old.hash == result.hash, old.size == result.size {
                 let published = outputPath + "/" + path
-                if Self.isRecorded(published, old) {
+                if isRecorded(path, old) {
                     unchanged = true
                     guard unlink(target) == 0, updatesInPlace || link(published, target) == 0 else {
                         throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -328,7 +334,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// Its shares are reused only for files still as the state records them, so without a
     /// state it is not read.
     package func lastPollCacheLines() -> LineSource? {
-        guard !previous.isEmpty, let lines = try? LineReader(path: BuildState.pollCacheURL(for: output).path) else { return nil }
+        guard lastState != nil, let lines = try? LineReader(path: BuildState.pollCacheURL(for: output).path) else { return nil }
         return { try lines.next() }
     }
 
@@ -380,6 +386,14 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     package static func isRecorded(_ published: String, _ recorded: WrittenFile) -> Bool {
         var info = stat()
         return recorded.modified != 0 && stat(published, &info) == 0 && Int(info.st_size) == recorded.size
+            && nanoseconds(info.st_mtim) == recorded.modified
+    }
+
+    /// `isRecorded` for a path inside the published folder, looked up from its descriptor.
+    private func isRecorded(_ path: String, _ recorded: WrittenFile) -> Bool {
+        guard publishedDescriptor >= 0 else { return Self.isRecorded(outputPath + "/" + path, recorded) }
+        var info = stat()
+        return recorded.modified != 0 && fstatat(publishedDescriptor, path, &info, 0) == 0 && Int(info.st_size) == recorded.size
             && nanoseconds(info.st_mtim) == recorded.modified
     }
 
@@ -466,6 +480,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     }
 
     func unlock() {
+        if publishedDescriptor >= 0 {
+            close(publishedDescriptor)
+            publishedDescriptor = -1
+        }
         if lockDescriptor >= 0 {
             flock(lockDescriptor, LOCK_UN)
             close(lockDescriptor)

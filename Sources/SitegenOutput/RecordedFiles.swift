@@ -6,6 +6,9 @@ import SitegenCore
 /// 17 MB at 140,000 files, which is most of what a rebuild holds (issue #16).
 package struct RecordedFiles: Sendable {
     private var entries: [(key: DigestKey, file: WrittenFile)]
+    /// Each entry's key's first eight bytes, packed, searched instead of the entries: 1.1 MB
+    /// where the entries take 9 MB, so a lookup's first steps stay in the cache.
+    private var leads: [UInt64]
 
     package static let none = RecordedFiles(entries: [])
 
@@ -18,17 +21,23 @@ package struct RecordedFiles: Sendable {
 
     private init(entries: [(key: DigestKey, file: WrittenFile)]) {
         self.entries = entries
+        leads = entries.map(\.key.lead)
     }
 
     package var count: Int { entries.count }
     package var isEmpty: Bool { entries.isEmpty }
 
     package subscript(key: DigestKey) -> WrittenFile? {
-        var low = 0, high = entries.count
+        let lead = key.lead
+        var low = 0, high = leads.count
         while low < high {
             let middle = (low + high) / 2
-            if entries[middle].key < key { low = middle + 1 } else { high = middle }
+            if leads[middle] < lead { low = middle + 1 } else { high = middle }
         }
-        return low < entries.count && entries[low].key == key ? entries[low].file : nil
+        while low < leads.count && leads[low] == lead {
+            if entries[low].key == key { return entries[low].file }
+            low += 1
+        }
+        return nil
     }
 }

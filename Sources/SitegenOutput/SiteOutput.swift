@@ -35,9 +35,9 @@ package protocol SiteOutput: AnyObject, Sendable {
     var lastPollKeys: Set<String> { get }
 
     /// What the last build kept for reading only the poll files that changed (SitegenKit's
-    /// PollFileCache), a line at a time, once `lastBuild(matching:)` has read its record and
-    /// returned nil; nil when there is none. Read line by line, so a large site's cache
-    /// (20 MB at 10,000 polls) is never held whole.
+    /// PollFileCache), a line at a time, once the output is open (a rebuild decodes it while
+    /// `lastBuild(matching:)` reads the last build's files); nil when there is none. Read line
+    /// by line, so a large site's cache (20 MB at 10,000 polls) is never held whole.
     func lastPollCacheLines() -> LineSource?
 
     /// Puts the last build's files at `paths` into the new site as they are (same bytes,

@@ -32,6 +32,9 @@ package struct DigestKey: Hashable, Comparable, Sendable {
         self.init(Array(text.utf8))
     }
 
+    /// The key's first eight bytes, which lead its order (`<`).
+    package var lead: UInt64 { high }
+
     /// An arbitrary but fixed order, for keeping keys in a sorted array (RecordedFiles).
     package static func < (a: DigestKey, b: DigestKey) -> Bool {
         (a.high, a.low) < (b.high, b.low)

@@ -11,6 +11,8 @@ struct Setup {
     var fingerprint: BuildFingerprint?
     /// The last build's poll keys (SiteOutput.lastPollKeys).
     var reusablePolls: Set<String> = []
+    /// The last build's poll cache, decoding since before the last build's files were read.
+    var lastPollCache: LastPollCache?
 }
 
 /// Stage 1: site.yml and the environment, then the site output taken for this build.
@@ -45,6 +47,8 @@ struct ConfigStage {
             throw .io(error.message)
         }
         let fingerprint = BuildFingerprint.compute(config: config, options: options, known: output.lastInputHashes)
+        let lastPollCache = LastPollCache(output: output, fingerprint: fingerprint)
+        lastPollCache.startUnlessUpToDate()
         do {
             if let record = try output.lastBuild(matching: fingerprint.value) {
                 return .upToDate(config, record)
@@ -53,7 +57,8 @@ struct ConfigStage {
             output.abandon()
             throw .io(error.message)
         }
-        return .build(Setup(config: config, output: output, fingerprint: fingerprint, reusablePolls: output.lastPollKeys))
+        return .build(Setup(config: config, output: output, fingerprint: fingerprint, reusablePolls: output.lastPollKeys,
+                            lastPollCache: lastPollCache))
     }
 
     /// The output folder of site.yml, unless the options bring their own (MemoryOutput).
