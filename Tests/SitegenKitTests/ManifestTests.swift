@@ -84,8 +84,28 @@ struct ContentHashTests {
         #expect(ContentHash(of: []) != hash)
     }
 
-    @Test("Anything but 64 hex digits is refused", arguments: ["", "abc", String(repeating: "g", count: 64), String(repeating: "0", count: 63)])
+    @Test("Anything but 64 hex digits is refused",
+          arguments: ["", "abc", String(repeating: "g", count: 64), String(repeating: "0", count: 63),
+                      String(repeating: "0", count: 63) + ":", String(repeating: "0", count: 63) + "/", "G" + String(repeating: "0", count: 63)])
     func refused(_ text: String) {
         #expect(ContentHash(hex: text) == nil)
+    }
+
+    @Test("Upper- and lower-case digits read alike")
+    func cases() throws {
+        let hash = ContentHash(of: Array("x".utf8))
+        #expect(ContentHash(hex: hash.hex.uppercased()) == hash && ContentHash(hex: hash.hex) == hash)
+        let all = try #require(ContentHash(hex: String(repeating: "0123456789abcdefABCDEF", count: 3).prefix(64).description))
+        #expect(all.hex == String(repeating: "0123456789abcdefabcdef", count: 3).prefix(64).description)
+    }
+}
+
+@Suite("JSON output")
+struct JSONOutputTests {
+    @Test("Whole numbers are written as String(_:) writes them", arguments: [0, 7, 10, 99, 1_795_000_000_123_456_789, -45, Int.max, Int.min])
+    func decimal(_ value: Int) {
+        var bytes: [UInt8] = Array("x".utf8)
+        JSONOutput.appendDecimal(value, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
     }
 }

@@ -36,16 +36,18 @@ public struct ContentHash: Sendable, Hashable {
     package init?(hexDigits digits: ArraySlice<UInt8>) {
         guard digits.count == 64 else { return nil }
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let ok = digits.withUnsafeBufferPointer { digits in
-            withUnsafeMutableBytes(of: &words) { raw -> Bool in
+        // Without a branch per digit: a bad digit only marks `invalid`.
+        var invalid: UInt8 = 0
+        digits.withUnsafeBufferPointer { digits in
+            withUnsafeMutableBytes(of: &words) { raw in
                 for index in 0..<32 {
-                    guard let high = Self.value(of: digits[2 * index]), let low = Self.value(of: digits[2 * index + 1]) else { return false }
+                    let high = Self.nibble(digits[2 * index]), low = Self.nibble(digits[2 * index + 1])
+                    invalid |= (high | low) & 0xF0
                     raw[index] = high << 4 | low
                 }
-                return true
             }
         }
-        guard ok else { return nil }
+        guard invalid == 0 else { return nil }
         self.words = words
     }
 
@@ -84,13 +86,11 @@ public struct ContentHash: Sendable, Hashable {
         hasher.combine(words.3)
     }
 
-    private static func value(of digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+    /// A hex digit's value (either case), or 0xFF for any other byte.
+    @inline(__always)
+    private static func nibble(_ digit: UInt8) -> UInt8 {
+        let decimal = digit &- UInt8(ascii: "0"), letter = (digit | 0x20) &- UInt8(ascii: "a")
+        return decimal < 10 ? decimal : letter < 6 ? letter + 10 : 0xFF
     }
 }
 

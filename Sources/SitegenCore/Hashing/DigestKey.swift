@@ -9,8 +9,15 @@ package struct DigestKey: Hashable, Comparable, Sendable {
     private let high: UInt64, low: UInt64
 
     package init(_ bytes: [UInt8]) {
+        self.init(bytes[...])
+    }
+
+    /// The key of bytes read in place (a line of the build state).
+    package init(_ bytes: ArraySlice<UInt8>) {
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { raw in SHA256.hash(data: bytes).withUnsafeBytes { raw.copyMemory(from: $0) } }
+        bytes.withUnsafeBytes { bytes in
+            withUnsafeMutableBytes(of: &words) { raw in SHA256.hash(data: bytes).withUnsafeBytes { raw.copyMemory(from: $0) } }
+        }
         high = words.0
         low = words.1
     }
@@ -32,10 +39,10 @@ package struct DigestKey: Hashable, Comparable, Sendable {
         self.init(Array(text.utf8))
     }
 
-    /// The key's first eight bytes, which lead its order (`<`).
+    /// The key's first eight bytes (RecordedFiles hashes them), which lead its order (`<`).
     package var lead: UInt64 { high }
 
-    /// An arbitrary but fixed order, for keeping keys in a sorted array (RecordedFiles).
+    /// An arbitrary but fixed order.
     package static func < (a: DigestKey, b: DigestKey) -> Bool {
         (a.high, a.low) < (b.high, b.low)
     }

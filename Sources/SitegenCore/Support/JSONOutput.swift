@@ -83,6 +83,31 @@ public indirect enum JSONOutput: Sendable, Equatable {
     /// Escapes quotes, backslashes and control characters, and also `<`, `>` and `&`, so
     /// the output is safe even if someone inlines it into HTML; U+2028 and U+2029 too, for
     /// old JavaScript parsers.
+    /// A byte `appendString` copies as it is: printable ASCII other than the quote, the
+    /// backslash and `<`, `>`, `&` (escaped so JSON can sit in HTML).
+    package static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+            && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "&")
+    }
+
+    /// The decimal digits of `value`, as `String(value)` writes them, without making a string.
+    package static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 {
+            out.append(UInt8(ascii: "-"))
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: raw[(24 - count)...])
+        }
+    }
+
     package static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value

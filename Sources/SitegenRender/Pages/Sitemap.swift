@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 import SitegenOutput
 
 /// sitemap.xml (only with baseURL): the absolute URL of every page a search engine may
@@ -16,7 +17,7 @@ package enum Sitemap {
 
     /// Whether the output file at `path` is a page the sitemap lists.
     package static func lists(_ path: String, listPolls: Bool) -> Bool {
-        (path == "index.html" || path.hasSuffix("/index.html")) && (listPolls || !path.hasPrefix("polls/"))
+        (path == "index.html" || path.hasPathSuffix("/index.html")) && (listPolls || !path.hasPathPrefix("polls/"))
     }
 
     /// How many files the sitemap of `pages` listed pages takes (nil: no sitemap, without baseURL).
