@@ -152,7 +152,7 @@ public struct SiteBuilder {
         var inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
             try ReadStage(config: config, options: options, log: log, paths: paths, render: render,
                           pollContext: setup.fingerprint?.pollContext, reusablePolls: setup.reusablePolls,
-                          hashes: setup.fingerprint?.hashes ?? [:], lastPollCache: setup.lastPollCache?.value).run()
+                          hashes: setup.fingerprint?.hashes ?? [:], lastPollCache: setup.lastPollCache).run()
         }
         if var cache = inputs.pollCache, let output = setup.output, let fingerprint = setup.fingerprint {
             // Written while the rest of the site is rendered (on a core the render leaves
@@ -182,7 +182,7 @@ public struct SiteBuilder {
         }
         report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
             try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.keys.sorted,
-                             changesFile: options.changesFile).run(plan, computed, report: report)
+                             lastKeys: setup.reusablePolls, changesFile: options.changesFile).run(plan, computed, report: report)
         }
         return report
     }
@@ -196,9 +196,11 @@ public struct SiteBuilder {
 final class LastPollCache: @unchecked Sendable {
     private let output: any SiteOutput
     private let fingerprint: BuildFingerprint
-    private let decoded = DispatchGroup()
+    private let decoding = DispatchGroup()
     private var started = false
-    private var cache: PollFileCache?
+    private let lock = NSLock()
+    /// nil until decoded; then the cache, or nil when there is none for this build.
+    private var cache: PollFileCache??
 
     init(output: any SiteOutput, fingerprint: BuildFingerprint) {
         self.output = output
@@ -211,24 +213,30 @@ final class LastPollCache: @unchecked Sendable {
         guard let build = output.lastBuildFingerprint, build != fingerprint.value,
               let lines = output.lastPollCacheLines() else { return }
         started = true
-        decoded.enter()
+        decoding.enter()
         let context = PollFileCache.context(pollContext: fingerprint.pollContext)
         // The line source is used by this one thread only, until `value` has waited for it.
         nonisolated(unsafe) let source = lines
         DispatchQueue.global().async { [self] in
-            cache = PollFileCache.decode(lines: source, context: context, build: build)
-            decoded.leave()
+            let decoded = PollFileCache.decode(lines: source, context: context, build: build)
+            lock.withLock { cache = decoded }
+            decoding.leave()
         }
     }
 
     /// The decoded cache, or nil when there is none for this build (every poll file is read).
+    /// Safe from many threads (the vote files are read in parallel); decoded once.
     var value: PollFileCache? {
-        if started {
-            decoded.wait()
-            return cache
+        if started { decoding.wait() }
+        return lock.withLock {
+            if let cache { return cache }
+            var decoded: PollFileCache?
+            if let build = output.lastBuildFingerprint, let lines = output.lastPollCacheLines() {
+                decoded = PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext), build: build)
+            }
+            cache = decoded
+            return decoded
         }
-        guard let build = output.lastBuildFingerprint, let lines = output.lastPollCacheLines() else { return nil }
-        return PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext), build: build)
     }
 }
 

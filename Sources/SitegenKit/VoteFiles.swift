@@ -13,7 +13,8 @@ final class VoteFiles: @unchecked Sendable {
     let loader: ExportLoader
     let log: DiagnosticLog
     let dates: DatePlausibility?
-    let last: PollFileCache?
+    /// The last build's cache, asked for only once a vote file is read.
+    private let lastCache: @Sendable () -> PollFileCache?
     let hashes: [String: String]
     /// Whether this build keeps shares for the next (not for `sitegen check`).
     let keeps: Bool
@@ -21,11 +22,12 @@ final class VoteFiles: @unchecked Sendable {
     private var entries: [String: PollFileCache.VoteEntry] = [:]
     private var read = 0
 
-    init(loader: ExportLoader, log: DiagnosticLog, dates: DatePlausibility?, last: PollFileCache?, hashes: [String: String], keeps: Bool) {
+    init(loader: ExportLoader, log: DiagnosticLog, dates: DatePlausibility?, last: @escaping @Sendable () -> PollFileCache?,
+         hashes: [String: String], keeps: Bool) {
         self.loader = loader
         self.log = log
         self.dates = dates
-        self.last = last
+        lastCache = last
         self.hashes = hashes
         self.keeps = keeps
     }
@@ -37,7 +39,7 @@ final class VoteFiles: @unchecked Sendable {
 
     func ballots(_ url: URL) -> [(UUID, Ballot)] {
         let path = url.standardizedFileURL.path
-        if let entry = last?.votes[path], entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty) {
+        if let entry = lastCache()?.votes[path], entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty) {
             PollFileCache.replay(entry.diagnostics, entry.omissions, entry.dates, into: log, dates: dates)
             if keeps { lock.withLock { entries[path] = entry } }
             return entry.ballots

@@ -9,6 +9,9 @@ import SitegenInput
 /// one SHA-256 over their sorted paths and hashes, which still lets anyone holding the
 /// snapshot verify it.
 public struct Manifest: Sendable {
+    /// Where it is published, at the top of the site.
+    public static let path = "manifest.json"
+
     public struct Entry: Sendable, Equatable {
         public let path: String
         public let hash: ContentHash

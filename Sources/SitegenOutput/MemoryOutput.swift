@@ -100,6 +100,16 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         }
     }
 
+    package func hasLastBuildsPaths(besides later: [String]) -> Bool {
+        lock.withLock {
+            guard record != nil, late.isEmpty, recorded.count == written.count + later.count,
+                  later.allSatisfy({ recorded[$0] != nil }) else { return false }
+            var all = true
+            try? written.forEachSorted { path, _ in all = all && recorded[path] != nil }
+            return all
+        }
+    }
+
     @discardableResult
     package func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
         let buffer = ChunkBuffer()
@@ -131,7 +141,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
 
     package func writeManifest(_ manifest: Manifest) throws(OutputError) {
         let (list, late) = lock.withLock { (written, self.late) }
-        try writeStreamed("manifest.json") { file in
+        try writeStreamed(Manifest.path) { file in
             try manifest.write(outputs: { body in
                 try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
             }, to: &file)

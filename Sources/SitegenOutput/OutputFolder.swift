@@ -222,6 +222,14 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         return true
     }
 
+    public func hasLastBuildsPaths(besides later: [String]) -> Bool {
+        // Paths are written once each, so as many as the last build's, each one of them,
+        // are the same set.
+        let sofar = list.count
+        return !previous.isEmpty && late.isEmpty && recordedAgain.value == sofar && previous.count == sofar + later.count
+            && later.allSatisfy { previous[DigestKey($0)] != nil }
+    }
+
     /// Writes or links one file; returns its modification time.
     private func place(_ path: String, _ bytes: [UInt8], hash: ContentHash) throws(OutputError) -> Int {
         // Paths are joined as strings: Foundation's URL handling cost a noticeable share of
@@ -322,7 +330,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
 
     public func writeManifest(_ manifest: Manifest) throws(OutputError) {
         let list = self.list, late = self.late
-        try writeStreamed("manifest.json") { file in
+        try writeStreamed(Manifest.path) { file in
             try manifest.write(outputs: { body in
                 try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
             }, to: &file)

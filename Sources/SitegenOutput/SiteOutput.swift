@@ -45,6 +45,11 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// false when any of them is not recorded or no longer as recorded. Safe from many threads.
     func reuse(_ paths: [String]) throws(OutputError) -> Bool
 
+    /// Whether the files written or kept so far are exactly the last build's files but for
+    /// `later`, which the last build wrote too: the same paths as the last build's. The
+    /// sitemap, a function of the paths alone, is then the last build's.
+    func hasLastBuildsPaths(besides later: [String]) -> Bool
+
     /// Writes a file as `produce` makes it, a megabyte at a time (the sitemap).
     @discardableResult
     func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile

@@ -3,6 +3,7 @@ import Foundation
 @testable import SitegenInput
 @testable import SitegenKit
 @testable import SitegenOutput
+@testable import SitegenRender
 import Testing
 
 /// Rebuilds that cost what changed (issue #16): after each kind of change, a rebuild gives
@@ -141,6 +142,34 @@ struct DependencyRebuildTests {
         let cold = MemoryOutput()
         _ = try build(site, into: cold)
         #expect(output.files == cold.files)
+    }
+
+    @Test("The sitemap is kept while the pages are the same; a new page or another baseURL writes it again")
+    func sitemap() throws {
+        let ballot = #"[{"id": "a0000000-0000-0000-0000-000000000099", "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "_priv_voter_9", "rankings": [2, 0, 1], "votedAt": "2026-05-06T10:00:00Z", "modifiedAt": "2026-05-06T10:00:00Z"}]"#
+        let changes: [(String, Bool, (TemporarySite) throws -> Void)] = [
+            ("a new ballot", true, { try $0.write("Data/votes/new.json", ballot) }),
+            ("a renamed share code", false, { site in
+                try edit(site, "Data/polls/a.json") { $0.replacingOccurrences(of: "\"x7k9m2\"", with: "\"x7k9m3\"") }
+            }),
+            ("another baseURL", false, { site in
+                try edit(site, "site.yml") { $0.replacingOccurrences(of: "https://example.org/trips/", with: "https://example.net/") }
+            }),
+        ]
+        for (name, kept, change) in changes {
+            let site = try site()
+            let output = MemoryOutput()
+            _ = try build(site, into: output)
+            func sitemap(_ output: MemoryOutput) -> String? { output.files[Sitemap.path].map { String(decoding: $0, as: UTF8.self) } }
+            let before = try #require(sitemap(output))
+            try change(site)
+            _ = try build(site, into: output)
+            let cold = MemoryOutput()
+            _ = try build(site, into: cold)
+            #expect(output.reused.contains(Sitemap.path) == kept, "\(name)")
+            #expect(sitemap(output) == sitemap(cold), "\(name)")
+            #expect((sitemap(output) == before) == kept, "\(name)")
+        }
     }
 
     @Test("An edited poll renders again; the other is linked")

@@ -43,7 +43,6 @@ public struct ExportSet: Sendable {
                              readVotes: VoteFileReader? = nil) -> ExportSet {
         var set = ExportSet()
         set.voteFiles = ExportLoader.jsonFiles(below: config.inputs.votes, log: log)
-        set.loadBallots(readVotes ?? { url in Self.readVotes(url, loader: loader) })
         set.pollFiles = ExportLoader.jsonFiles(below: config.inputs.polls, log: log)
         let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.publishedConvoy(field, source: source) }
         set.convoys = convoys.records.compactMap { $0 }
@@ -58,6 +57,9 @@ public struct ExportSet: Sendable {
         set.itineraries = itineraries.records
         set.games = games.records + itineraries.records.flatMap(\.games)
         set.customItems = items.records + itineraries.records.flatMap(\.customItems)
+        // Ballots last: a rebuild takes unchanged vote files' ballots from the last build's
+        // cache, which is still being read while the exports above are.
+        set.loadBallots(readVotes ?? { url in Self.readVotes(url, loader: loader) })
         return set
     }
 

@@ -11,6 +11,8 @@ struct PublishStage {
     let fingerprint: BuildFingerprint
     let log: DiagnosticLog
     let pollKeys: [String]
+    /// The last build's keys (BuildRecord.pollKeys): its sitemap's among them.
+    var lastKeys: Set<String> = []
     /// `--changes FILE`: where the added, changed and removed paths go once published.
     var changesFile: URL?
 
@@ -27,16 +29,17 @@ struct PublishStage {
     func run(_ plan: Plan, _ computed: Computed, report: BuildReport) throws(BuildFailure) -> Int {
         let config = computed.site.config
         do throws(OutputError) {
+            var keys = pollKeys
             if let sitemapPages = plan.sitemapPages {
-                var outputs = try output.writtenFiles()
-                do {
-                    _ = try Sitemap.write(count: sitemapPages, links: computed.kit.links, listPolls: config.listPolls, outputs: &outputs) {
-                        path, produce throws in try output.writeStreamed(path, produce)
-                    }
-                } catch let error as OutputError {
-                    throw error
-                } catch {
-                    throw OutputError(message: "\(displayPath(config.output)): cannot read back the list of written files: \(error.localizedDescription)")
+                // The sitemap lists the paths of the pages, with baseURL and the URL style of
+                // site.yml (in the poll context). When both are the last build's, it is too:
+                // a rebuild after one ballot keeps it without reading back 140,000 paths.
+                let key = "sitemap " + fingerprint.pollContext
+                keys.append(key)
+                let paths = Sitemap.paths(pages: sitemapPages)
+                let kept = lastKeys.contains(key) && output.hasLastBuildsPaths(besides: paths + [Manifest.path])
+                if !(kept ? try output.reuse(paths) : false) {
+                    try writeSitemap(pages: sitemapPages, computed)
                 }
             }
             try output.writeManifest(Manifest(buildTime: computed.buildTime, inputs: fingerprint.inputs,
@@ -49,13 +52,27 @@ struct PublishStage {
             let files = output.fileCount
             let changes = changesFile == nil ? [] : try output.changes()
             var record = BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
-                                     ballots: report.ballots, diagnostics: log.all, omissions: log.omissions, pollKeys: pollKeys)
+                                     ballots: report.ballots, diagnostics: log.all, omissions: log.omissions, pollKeys: keys.sorted())
             record.inputHashes = fingerprint.inputHashes
             try output.publish(record)
             if let changesFile { try Self.writeChanges(changes, to: changesFile) }
             return files
         } catch {
             throw .io(error.message)
+        }
+    }
+
+    /// Writes the sitemap of `pages` listed pages from the sorted list of written files.
+    private func writeSitemap(pages: Int, _ computed: Computed) throws(OutputError) {
+        var outputs = try output.writtenFiles()
+        do {
+            _ = try Sitemap.write(count: pages, links: computed.kit.links, listPolls: computed.site.config.listPolls, outputs: &outputs) {
+                path, produce throws in try output.writeStreamed(path, produce)
+            }
+        } catch let error as OutputError {
+            throw error
+        } catch {
+            throw OutputError(message: "\(displayPath(computed.site.config.output)): cannot read back the list of written files: \(error.localizedDescription)")
         }
     }
 }

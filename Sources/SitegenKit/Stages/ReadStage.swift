@@ -47,9 +47,10 @@ struct ReadStage {
     var pollContext: String?
     var reusablePolls: Set<String> = []
     /// The fingerprint's hash of each input file, and the last build's PollFileCache when it
-    /// has this build's context.
+    /// has this build's context: still being decoded while the other exports are read, and
+    /// waited for only when the votes need it.
     var hashes: [String: String] = [:]
-    var lastPollCache: PollFileCache?
+    var lastPollCache: LastPollCache?
 
     func run() throws(BuildFailure) -> Inputs {
         let templates: TemplateSet
@@ -68,7 +69,7 @@ struct ReadStage {
 
         let plausibility = DatePlausibility(numericDates: config.numericDates)
         let loader = ExportSet.loader(config: config, log: log, plausibility: plausibility)
-        let votes = VoteFiles(loader: loader, log: log, dates: plausibility, last: lastPollCache, hashes: hashes,
+        let votes = VoteFiles(loader: loader, log: log, dates: plausibility, last: { lastPollCache?.value }, hashes: hashes,
                               keeps: pollContext != nil)
         var exports = ExportSet.load(config: config, loader: loader, log: log, readVotes: votes.ballots)
         let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
@@ -90,7 +91,7 @@ struct ReadStage {
         exports.ballots = [:]
         let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit,
                               context: pollContext, reusable: reusablePolls)
-        let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility, last: lastPollCache,
+        let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility, last: lastPollCache?.value,
                                 next: pollContext.map { PollFileCache(context: PollFileCache.context(pollContext: $0), files: [:], votes: votes.kept) },
                                 hashes: hashes)
         let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)

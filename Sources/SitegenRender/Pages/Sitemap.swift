@@ -26,6 +26,13 @@ package enum Sitemap {
         return pages <= maxURLs ? 1 : (pages + maxURLs - 1) / maxURLs + 1
     }
 
+    /// The files `write` writes for `pages` listed pages, when no file reaches the byte limit
+    /// (which takes URLs of over a kilobyte).
+    package static func paths(pages: Int, maxURLs: Int = maxURLs) -> [String] {
+        guard pages > maxURLs else { return [path] }
+        return (1...(pages + maxURLs - 1) / maxURLs).map { "sitemaps/\($0).xml" } + [path]
+    }
+
     /// Writes the sitemap of the `count` listed pages among `outputs` (every written file, in
     /// path order) through `write` (OutputFolder.writeStreamed); returns the files written.
     package static func write(count: Int, maxURLs: Int = maxURLs, links: SiteLinks, listPolls: Bool, outputs: inout OutputList.SortedEntries,
