@@ -92,9 +92,10 @@ extension OutputFolder {
         if recordedAgain.value == previous.count {
             // Every recorded path was written again, the usual rebuild: nothing to remove,
             // and no need to read the last build's 140,000 lines a second time.
+            guard !keep.isEmpty else { return [] }
             do {
                 var new = try list.sorted(adding: late)
-                while !keep.isEmpty, let entry = try new.next() {
+                while let entry = try new.next() {
                     if isKept(entry.path) { throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(entry.path))) }
                 }
             } catch let error as OutputError {

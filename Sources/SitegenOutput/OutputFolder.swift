@@ -102,11 +102,11 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
 
     package static func isSitegenOutput(_ folder: URL) -> Bool {
         // Its head only: manifest.json names every file, 21 MB at 10,000 polls.
-        guard let file = try? FileHandle(forReadingFrom: folder.appendingPathComponent("manifest.json")),
-              let data = try? file.read(upToCount: 4096),
-              let text = String(data: data, encoding: .utf8) else { return false }
-        try? file.close()
-        return text.contains("\"generator\": \"sitegen")
+        guard let file = try? FileHandle(forReadingFrom: folder.appendingPathComponent(Manifest.path)) else { return false }
+        defer { try? file.close() }
+        guard let data = try? file.read(upToCount: 4096) else { return false }
+        // Decoded with repair: the 4096th byte may fall inside a character of an input's name.
+        return String(decoding: data, as: UTF8.self).contains("\"generator\": \"sitegen")
     }
 
     /// The last build's state (its first line), read once the lock is held; nil when there

@@ -160,6 +160,20 @@ struct InPlaceUpdateTests {
         #expect(index[DigestKey("b/index.html")] == nil)
     }
 
+    @Test("A folder is sitegen's by its manifest's head, even when the head ends inside a character")
+    func manifestHead() throws {
+        let site = try TemporarySite()
+        let head = "{\n  \"generator\": \"sitegen 0.1.0\",\n  \"inputs\": [\n    {\"path\": \"Data/"
+        // "é" is two bytes: its first is the head's 4096th.
+        let name = String(repeating: "a", count: 4095 - head.utf8.count) + "é.json"
+        try site.write("Out/manifest.json", head + name + "\"}\n  ]\n}\n")
+        #expect(Array(try site.read("Out/manifest.json").utf8)[4095] == 0xC3)
+        #expect(OutputFolder.isSitegenOutput(site.root.appendingPathComponent("Out")))
+        try site.write("Other/manifest.json", "{\"generator\": \"hugo\"}\n")
+        #expect(!OutputFolder.isSitegenOutput(site.root.appendingPathComponent("Other")))
+        #expect(!OutputFolder.isSitegenOutput(site.root.appendingPathComponent("Missing")))
+    }
+
     @Test("The last build's index finds each of many files and nothing else")
     func recordedFiles() {
         let files = (0..<5_000).map { number in
