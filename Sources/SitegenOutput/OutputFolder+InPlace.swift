@@ -93,10 +93,14 @@ extension OutputFolder {
             // Every recorded path was written again, the usual rebuild: nothing to remove,
             // and no need to read the last build's 140,000 lines a second time.
             guard !keep.isEmpty else { return [] }
+            // By bytes, with each kept name's prefix made once: 140,000 paths at 10,000 polls.
+            let kept = keep.map { (name: Array($0.utf8), folder: Array(($0 + "/").utf8)) }
             do {
                 var new = try list.sorted(adding: late)
-                while let entry = try new.next() {
-                    if isKept(entry.path) { throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(entry.path))) }
+                while let entry = try new.nextRecord() {
+                    guard kept.contains(where: { entry.path == $0.name || entry.path.starts(with: $0.folder) }) else { continue }
+                    let path = String(decoding: entry.path, as: UTF8.self)
+                    throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(path)))
                 }
             } catch let error as OutputError {
                 throw error

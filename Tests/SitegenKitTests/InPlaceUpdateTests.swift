@@ -77,12 +77,13 @@ struct InPlaceUpdateTests {
         #expect(try site.read("Output/b/index.html") == "b changed")
     }
 
-    @Test("A kept path that a rebuild writes, changed or not, is refused (exit 3) and the site stays")
-    func keptAndWritten() throws {
+    @Test("A kept path that a rebuild writes, changed or not, is refused (exit 3) and the site stays",
+          arguments: ["tips/index.html", "tips"])
+    func keptAndWritten(_ kept: String) throws {
         let site = try rebuilds.site()
         try rebuilds.buildOnDisk(site)
         let before = try fileTree(output(site))
-        try site.write("site.yml", try site.read("site.yml") + "keep: [tips/index.html]\n")
+        try site.write("site.yml", try site.read("site.yml") + "keep: [\(kept)]\n")
         #expect(throws: BuildFailure.self) { try rebuilds.buildOnDisk(site) }
         let result = try SitegenProcess.run(["build"], in: site.root)
         #expect(result.status == 3)
