@@ -210,15 +210,11 @@ final class LastPollCache: @unchecked Sendable {
     /// Starts decoding in the background, unless the last build had these very inputs: then
     /// the build is most likely up to date and needs no cache.
     func startUnlessUpToDate() {
-        guard let build = output.lastBuildFingerprint, build != fingerprint.value,
-              let lines = output.lastPollCacheLines() else { return }
+        guard let build = output.lastBuildFingerprint, build != fingerprint.value else { return }
         started = true
         decoding.enter()
-        let context = PollFileCache.context(pollContext: fingerprint.pollContext)
-        // The line source is used by this one thread only, until `value` has waited for it.
-        nonisolated(unsafe) let source = lines
         DispatchQueue.global().async { [self] in
-            let decoded = PollFileCache.decode(lines: source, context: context, build: build)
+            let decoded = decode()
             lock.withLock { cache = decoded }
             decoding.leave()
         }
@@ -230,13 +226,15 @@ final class LastPollCache: @unchecked Sendable {
         if started { decoding.wait() }
         return lock.withLock {
             if let cache { return cache }
-            var decoded: PollFileCache?
-            if let build = output.lastBuildFingerprint, let lines = output.lastPollCacheLines() {
-                decoded = PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext), build: build)
-            }
+            let decoded = decode()
             cache = decoded
             return decoded
         }
+    }
+
+    private func decode() -> PollFileCache? {
+        guard let build = output.lastBuildFingerprint, let lines = output.lastPollCacheLines() else { return nil }
+        return PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext), build: build)
     }
 }
 
