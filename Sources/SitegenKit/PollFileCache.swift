@@ -17,11 +17,12 @@ import SitegenRender
 /// the file; otherwise the file is read, and its polls whose key is unchanged are still
 /// linked rather than rendered (PollSteps).
 ///
-/// Kept beside the build state as JSON Lines: a header, then one line per poll file. A
-/// file whose trips met a warning about a game or an item (reported once for the whole
-/// site, not per file) or that had errors is not kept, and is read on every build.
+/// Kept beside the build state in a binary of its own (BinaryWriter): a head, then each
+/// poll file's share, then each vote file's. A file whose trips met a warning about a game
+/// or an item (reported once for the whole site, not per file) or that had errors is not
+/// kept, and is read on every build.
 struct PollFileCache: Sendable {
-    static let format = "sitegen-polls 1"
+    static let format = "sitegen-polls 2"
 
     /// Everything but the file's own bytes and ballots its share depends on.
     let context: String
@@ -92,23 +93,27 @@ struct PollFileCache: Sendable {
 
     // MARK: Writing
 
-    /// The cache a line at a time: a header, then one line per file in path order. Each
-    /// line is one pretty-printed JSON value with its layout line breaks taken out (strings
-    /// never hold a raw one).
+    /// The cache a piece at a time: a head (format, context, build), then each poll file's
+    /// share in path order, then each vote file's, in BinaryWriter's binary.
     func write(to sink: ([UInt8]) throws -> Void) throws {
-        func line(_ value: JSONOutput) -> [UInt8] {
-            var bytes = value.bytes().filter { $0 != UInt8(ascii: "\n") }
-            bytes.append(UInt8(ascii: "\n"))
-            return bytes
-        }
-        try sink(line(.object([("format", .string(Self.format)), ("context", .string(context)), ("build", .string(build))])))
+        var head = BinaryWriter()
+        head.string(Self.format)
+        head.string(context)
+        head.string(build)
+        head.int(files.count)
+        try sink(head.bytes)
         for path in files.keys.sorted() {
-            var bytes = Self.line(path, files[path]!)
-            bytes.append(UInt8(ascii: "\n"))
-            try sink(bytes)
+            var piece = BinaryWriter(capacity: 1024 * files[path]!.polls.count + 512)
+            Self.write(path, files[path]!, to: &piece)
+            try sink(piece.bytes)
         }
+        var count = BinaryWriter()
+        count.int(votes.count)
+        try sink(count.bytes)
         for path in votes.keys.sorted() {
-            try sink(line(Self.voteLine(path, votes[path]!)))
+            var piece = BinaryWriter(capacity: 80 * votes[path]!.ballots.count + 512)
+            Self.write(path, votes[path]!, to: &piece)
+            try sink(piece.bytes)
         }
     }
 
@@ -119,260 +124,194 @@ struct PollFileCache: Sendable {
         return bytes
     }
 
-    /// Doubles and dates as the bits of their Double, so they come back exactly.
-    private static func bits(_ value: Double) -> JSONOutput { .string(String(value.bitPattern)) }
-    private static func bits(_ date: Date) -> JSONOutput { bits(date.timeIntervalSinceReferenceDate) }
-
-    private static func position(_ source: SourceRef) -> [(String, JSONOutput)] {
-        source.isFixed ? [("line", .int(source.line)), ("column", .int(source.column))] : [("offset", .int(source.offset))]
+    private static func write(_ source: SourceRef, to out: inout BinaryWriter) {
+        out.bool(source.isFixed)
+        if source.isFixed {
+            out.int(source.line)
+            out.int(source.column)
+        } else {
+            out.int(source.offset)
+        }
     }
 
-    /// A poll file's line, written straight into bytes: a large site's cache is written on
-    /// every build, and building a JSONOutput tree of 10,000 polls cost a tenth of a rebuild.
-    private static func line(_ path: String, _ entry: Entry) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(1024 * entry.polls.count + 512)
-        func key(_ name: StaticString, first: Bool = false) {
-            if !first { bytes += ", ".utf8 }
-            bytes.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { bytes += $0 }
-            bytes += "\": ".utf8
-        }
-        func string(_ value: String) { JSONOutput.appendString(value, to: &bytes) }
-        func number(_ value: Int) { bytes += String(value).utf8 }
-        func bits(_ date: Date) { bytes += "\"\(date.timeIntervalSinceReferenceDate.bitPattern)\"".utf8 }
-        /// The NUL-ended paths as a JSON array, from one escaped string: no path holds a
-        /// backslash (SafePath), so each `\u0000` is a NUL that ends a path.
-        func pathArray(_ joined: String) {
-            var escaped: [UInt8] = []
-            JSONOutput.appendString(joined, to: &escaped)
-            let nul = Array("\\u0000".utf8), end = escaped.count - 1
-            bytes.append(UInt8(ascii: "["))
-            var start = 1, index = 1, first = true
-            while index < end {
-                if escaped[index] == UInt8(ascii: "\\"), index + nul.count <= end, escaped[index..<index + nul.count].elementsEqual(nul) {
-                    if !first { bytes += ", ".utf8 }
-                    first = false
-                    bytes.append(UInt8(ascii: "\""))
-                    bytes += escaped[start..<index]
-                    bytes.append(UInt8(ascii: "\""))
-                    index += nul.count
-                    start = index
-                } else {
-                    index += 1
-                }
-            }
-            bytes.append(UInt8(ascii: "]"))
-        }
-        bytes.append(UInt8(ascii: "{"))
-        key("file", first: true); string(path)
-        key("sha256"); string(entry.sha256)
-        key("ballots"); string(entry.ballots)
-        key("polls")
-        bytes.append(UInt8(ascii: "["))
-        for (index, poll) in entry.polls.enumerated() {
+    private static func write(_ path: String, _ entry: Entry, to out: inout BinaryWriter) {
+        out.string(path)
+        out.string(entry.sha256)
+        out.string(entry.ballots)
+        out.array(entry.polls) { out, poll in
             let s = poll.summary
-            if index > 0 { bytes += ", ".utf8 }
-            bytes.append(UInt8(ascii: "{"))
-            key("id", first: true); string(s.id.uuidString)
-            key("shareCode"); string(s.shareCode.value)
-            key("title"); string(s.title)
-            if s.source.isFixed {
-                key("line"); number(s.source.line)
-                key("column"); number(s.source.column)
-            } else {
-                key("offset"); number(s.source.offset)
-            }
-            key("modifiedAt"); bits(s.modifiedAt)
-            key("tripIds")
-            bytes.append(UInt8(ascii: "["))
-            for (tripIndex, trip) in s.tripIds.enumerated() {
-                if tripIndex > 0 { bytes += ", ".utf8 }
-                string(trip)
-            }
-            bytes.append(UInt8(ascii: "]"))
-            key("path"); string(s.path)
-            key("voters"); number(s.voters)
-            key("updatedAt"); bits(s.updatedAt)
-            key("leaderLine"); string(s.leaderLine)
-            key("key"); string(poll.key)
-            key("paths"); pathArray(poll.joinedPaths)
-            bytes.append(UInt8(ascii: "}"))
+            out.uuid(s.id)
+            out.string(s.shareCode.value)
+            out.string(s.title)
+            write(s.source, to: &out)
+            out.date(s.modifiedAt)
+            out.array(s.tripIds) { $0.string($1) }
+            out.string(s.path)
+            out.int(s.voters)
+            out.date(s.updatedAt)
+            out.string(s.leaderLine)
+            out.string(poll.key)
+            out.string(poll.joinedPaths)
         }
-        bytes.append(UInt8(ascii: "]"))
-        // The rest, usually empty arrays, through JSONOutput: its object without the brace.
-        let rest = JSONOutput.object(share(entry.diagnostics, entry.omissions, entry.dates)).bytes().filter { $0 != UInt8(ascii: "\n") }
-        bytes += ", ".utf8
-        bytes += rest.dropFirst()
-        return bytes
+        write(entry.diagnostics, entry.omissions, entry.dates, to: &out)
     }
 
-    private static func voteLine(_ path: String, _ entry: VoteEntry) -> JSONOutput {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(entry.ballots.count * 80)
+    private static func write(_ path: String, _ entry: VoteEntry, to out: inout BinaryWriter) {
+        out.string(path)
+        out.string(entry.sha256)
+        out.int(entry.ballots.count)
+        var ballots: [UInt8] = []
+        ballots.reserveCapacity(entry.ballots.count * 80)
         for (poll, ballot) in entry.ballots {
-            withUnsafeBytes(of: poll.uuid) { bytes += $0 }
-            ballot.appendBytes(to: &bytes)
+            withUnsafeBytes(of: poll.uuid) { ballots += $0 }
+            ballot.appendBytes(to: &ballots)
         }
-        return .object([("votes", .string(path)), ("sha256", .string(entry.sha256)), ("count", .int(entry.ballots.count)),
-                        ("ballots", .string(Data(bytes).base64EncodedString()))]
-                        + share(entry.diagnostics, entry.omissions, entry.dates))
+        out.blob(ballots)
+        write(entry.diagnostics, entry.omissions, entry.dates, to: &out)
     }
 
     /// What reading a file logged and the dates it holds.
-    private static func share(_ diagnostics: [Diagnostic], _ omissions: [DiagnosticLog.Omission],
-                              _ dates: DatePlausibility.Share) -> [(String, JSONOutput)] {
-        [
-            ("diagnostics", .array(diagnostics.map { d in
-                let where_: [(String, JSONOutput)] = d.pendingSource.map(position)
-                    ?? [("line", d.line.map { .int($0) } ?? .null), ("column", d.column.map { .int($0) } ?? .null)]
-                return .object([("severity", .string(d.severity.rawValue))] + where_
-                    + [("field", .string(d.field)), ("message", .string(d.message)), ("summary", d.summary.map { .string($0) } ?? .null)])
-            })),
-            ("omitted", .array(omissions.map { o in
-                .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
-                         ("summary", o.summary.map { .string($0) } ?? .null), ("inFile", .bool(o.file != nil))])
-            })),
-            ("years", .array(dates.years.sorted { $0.key < $1.key }.map { .array([.int($0.key), .int($0.value)]) })),
-            ("numeric", .array(dates.numeric.values.flatMap { $0 }.sorted { $0.key < $1.key }.map { year, example in
-                .object([("year", .int(year)), ("count", .int(example.count)), ("value", bits(example.value)),
-                         ("field", .string(example.field))] + position(example.source))
-            })),
-        ]
+    private static func write(_ diagnostics: [Diagnostic], _ omissions: [DiagnosticLog.Omission],
+                              _ dates: DatePlausibility.Share, to out: inout BinaryWriter) {
+        out.array(diagnostics) { out, d in
+            out.bool(d.severity == .error)
+            out.optional(d.pendingSource) { write($1, to: &$0) }
+            if d.pendingSource == nil {
+                out.optional(d.line) { $0.int($1) }
+                out.optional(d.column) { $0.int($1) }
+            }
+            out.string(d.field)
+            out.string(d.message)
+            out.optional(d.summary) { $0.string($1) }
+        }
+        out.array(omissions) { out, o in
+            out.bool(o.severity == .error)
+            out.int(o.count)
+            out.optional(o.summary) { $0.string($1) }
+            out.bool(o.file != nil)
+        }
+        out.array(dates.years.sorted { $0.key < $1.key }) { out, year in
+            out.int(year.key)
+            out.int(year.value)
+        }
+        out.array(dates.numeric.values.flatMap { $0 }.sorted { $0.key < $1.key }) { out, pair in
+            let (year, example) = pair
+            out.int(year)
+            out.int(example.count)
+            out.double(example.value)
+            out.string(example.field)
+            write(example.source, to: &out)
+        }
     }
 
     // MARK: Reading
 
     /// The cache in `bytes` when it was written with `context` by the build `build`; nil
     /// otherwise or when it cannot be read (then every poll file is read).
-    static func decode(_ bytes: [UInt8], context: String, build: String) -> PollFileCache? {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)[...]
-        return decode(lines: { lines.popFirst() }, context: context, build: build)
-    }
-
-    /// The same, a line at a time (LineSource: the cache file is not held whole).
-    static func decode(lines next: LineSource, context: String, build: String) -> PollFileCache? {
-        do {
-            guard let head = try next() else { return nil }
-            let fields = try JSONField(try JSONParser.parse(Array(head))).object()
-            guard try fields.required("format").string() == format, try fields.required("context").string() == context,
-                  try fields.optional("build")?.string() == build else { return nil }
+    static func decode(_ bytes: UnsafeRawBufferPointer, context: String, build: String) -> PollFileCache? {
+        var reader = BinaryReader(bytes)
+        do throws(BinaryReader.Failure) {
+            // Another format's first word is not this one's length: reading it fails.
+            guard try reader.string() == format, try reader.string() == context, try reader.string() == build else { return nil }
             var cache = PollFileCache(context: context, files: [:])
             cache.build = build
-            while let line = try next() {
-                guard !line.isEmpty else { continue }
-                let fields = try JSONField(try JSONParser.parse(Array(line))).object()
-                if fields.optional("votes") != nil {
-                    let (path, entry) = try Self.voteEntry(fields)
-                    cache.votes[path] = entry
-                } else {
-                    let (path, entry) = try Self.entry(fields)
-                    cache.files[path] = entry
-                }
-            }
-            return cache
+            for (path, entry) in try reader.array(entry) { cache.files[path] = entry }
+            for (path, entry) in try reader.array(voteEntry) { cache.votes[path] = entry }
+            return reader.isAtEnd ? cache : nil
         } catch {
             return nil
         }
     }
 
-    private static func double(_ field: JSONField) throws(FieldError) -> Double {
-        guard let bits = UInt64(try field.string()) else { throw field.error("expected the bits of a Double") }
-        return Double(bitPattern: bits)
-    }
-
-    private static func date(_ field: JSONField) throws(FieldError) -> Date {
-        Date(timeIntervalSinceReferenceDate: try double(field))
+    /// The same from an array (tests).
+    static func decode(_ bytes: [UInt8], context: String, build: String) -> PollFileCache? {
+        bytes.withUnsafeBytes { decode($0, context: context, build: build) }
     }
 
     /// A kept position: a byte offset (looked up in the file when shown) or a line and column.
-    private static func source(_ fields: JSONFields, file: String, index: LineIndex) throws(FieldError) -> SourceRef {
-        if let offset = fields.optional("offset") {
-            return SourceRef(file: file, offset: try offset.int(), index: index)
+    private static func source(_ reader: inout BinaryReader, file: String, index: LineIndex) throws(BinaryReader.Failure) -> SourceRef {
+        if try reader.bool() {
+            return SourceRef(file: file, line: try reader.int(), column: try reader.int())
         }
-        return SourceRef(file: file, line: try fields.required("line").int(), column: try fields.required("column").int())
+        return SourceRef(file: file, offset: try reader.int(), index: index)
     }
 
-    private static func entry(_ fields: JSONFields) throws(FieldError) -> (String, Entry) {
-        let path = try fields.required("file").string()
+    private static func entry(_ reader: inout BinaryReader) throws(BinaryReader.Failure) -> (String, Entry) {
+        let path = try reader.string()
         // Shown as this run shows the file (the working folder may differ); its lines are
         // counted only if a diagnostic is printed.
-        let url = URL(fileURLWithPath: path)
-        let shown = displayPath(url)
-        let index = LineIndex(path: path)
-        let polls = try fields.required("polls").array { (field) throws(FieldError) -> KeptPoll in
-            let p = try field.object()
-            let codeField = try p.required("shareCode")
-            guard let code = ShareCode(try codeField.string()) else { throw codeField.error("expected a share code") }
-            let summary = PollSummary(
-                id: try p.required("id").uuid(), shareCode: code, title: try p.required("title").string(),
-                source: try source(p, file: shown, index: index), modifiedAt: try date(p.required("modifiedAt")),
-                tripIds: try p.required("tripIds").array { (f) throws(FieldError) in try f.string() },
-                path: try p.required("path").string(), voters: try p.required("voters").int(),
-                updatedAt: try date(p.required("updatedAt")), leaderLine: try p.required("leaderLine").string())
-            return KeptPoll(summary: summary, key: try p.required("key").string(),
-                            paths: try p.required("paths").array { (f) throws(FieldError) in try f.string() })
-        }
-        let (diagnostics, omissions, dates) = try share(fields, shown: shown, index: index)
-        return (path, Entry(sha256: try fields.required("sha256").string(), ballots: try fields.required("ballots").string(),
-                            polls: polls, diagnostics: diagnostics, omissions: omissions, dates: dates))
-    }
-
-    private static func voteEntry(_ fields: JSONFields) throws(FieldError) -> (String, VoteEntry) {
-        let path = try fields.required("votes").string()
         let shown = displayPath(URL(fileURLWithPath: path))
         let index = LineIndex(path: path)
-        let blob = try fields.required("ballots")
-        guard let data = Data(base64Encoded: try blob.string()) else { throw blob.error("expected base64") }
-        let bytes = [UInt8](data)
-        let count = try fields.required("count").int()
+        let sha256 = try reader.string(), ballots = try reader.string()
+        let polls = try reader.array { (reader) throws(BinaryReader.Failure) -> KeptPoll in
+            let id = try reader.uuid()
+            let codeAt = reader.offset
+            guard let code = ShareCode(try reader.string()) else { throw BinaryReader.Failure(offset: codeAt) }
+            let summary = PollSummary(
+                id: id, shareCode: code, title: try reader.string(),
+                source: try source(&reader, file: shown, index: index), modifiedAt: try reader.date(),
+                tripIds: try reader.array { (reader) throws(BinaryReader.Failure) in try reader.string() },
+                path: try reader.string(), voters: try reader.int(),
+                updatedAt: try reader.date(), leaderLine: try reader.string())
+            return KeptPoll(summary: summary, key: try reader.string(), joinedPaths: try reader.string())
+        }
+        let (diagnostics, omissions, dates) = try share(&reader, shown: shown, index: index)
+        return (path, Entry(sha256: sha256, ballots: ballots, polls: polls,
+                            diagnostics: diagnostics, omissions: omissions, dates: dates))
+    }
+
+    private static func voteEntry(_ reader: inout BinaryReader) throws(BinaryReader.Failure) -> (String, VoteEntry) {
+        let path = try reader.string()
+        let shown = displayPath(URL(fileURLWithPath: path))
+        let index = LineIndex(path: path)
+        let sha256 = try reader.string()
+        let count = try reader.int(), blobAt = reader.offset
+        let blob = [UInt8](try reader.blob())
+        // Each ballot takes more than 16 bytes: a count past that is damage, not a size.
+        guard count >= 0, count <= blob.count / 16 else { throw BinaryReader.Failure(offset: blobAt) }
         var ballots: [(UUID, Ballot)] = []
         ballots.reserveCapacity(count)
         var offset = 0
-        while offset < bytes.count {
-            guard offset + 16 <= bytes.count else { throw blob.error("a ballot ends early") }
-            let poll = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: offset, as: uuid_t.self)) }
+        while offset < blob.count {
+            guard offset + 16 <= blob.count else { throw BinaryReader.Failure(offset: blobAt) }
+            let poll = blob.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: offset, as: uuid_t.self)) }
             offset += 16
-            guard let ballot = Ballot(reading: bytes, at: &offset) else { throw blob.error("a ballot ends early") }
+            guard let ballot = Ballot(reading: blob, at: &offset) else { throw BinaryReader.Failure(offset: blobAt) }
             ballots.append((poll, ballot))
         }
-        guard ballots.count == count else { throw blob.error("expected \(count) ballots") }
-        let (diagnostics, omissions, dates) = try share(fields, shown: shown, index: index)
-        return (path, VoteEntry(sha256: try fields.required("sha256").string(), ballots: ballots,
-                                diagnostics: diagnostics, omissions: omissions, dates: dates))
+        guard ballots.count == count else { throw BinaryReader.Failure(offset: blobAt) }
+        let (diagnostics, omissions, dates) = try share(&reader, shown: shown, index: index)
+        return (path, VoteEntry(sha256: sha256, ballots: ballots, diagnostics: diagnostics, omissions: omissions, dates: dates))
     }
 
-    private static func share(_ fields: JSONFields, shown: String, index: LineIndex) throws(FieldError)
+    private static func share(_ reader: inout BinaryReader, shown: String, index: LineIndex) throws(BinaryReader.Failure)
         -> ([Diagnostic], [DiagnosticLog.Omission], DatePlausibility.Share) {
-        let diagnostics = try fields.required("diagnostics").array { (field) throws(FieldError) -> Diagnostic in
-            let d = try field.object()
-            let severity: Diagnostic.Severity = try d.required("severity").string() == "error" ? .error : .warning
-            let fieldName = try d.required("field").string(), message = try d.required("message").string()
-            let summary = try d.optional("summary").flatMap { (f) throws(FieldError) in try f.string() }
-            if d.optional("offset") != nil {
-                return Diagnostic(severity, at: try source(d, file: shown, index: index), field: fieldName, message: message, summary: summary)
+        let diagnostics = try reader.array { (reader) throws(BinaryReader.Failure) -> Diagnostic in
+            let severity: Diagnostic.Severity = try reader.bool() ? .error : .warning
+            if let source = try reader.optional({ (reader) throws(BinaryReader.Failure) in try source(&reader, file: shown, index: index) }) {
+                return Diagnostic(severity, at: source, field: try reader.string(), message: try reader.string(),
+                                  summary: try reader.optional { (reader) throws(BinaryReader.Failure) in try reader.string() })
             }
-            let line = try d.optional("line").flatMap { (f) throws(FieldError) in try f.int() }
-            let column = try d.optional("column").flatMap { (f) throws(FieldError) in try f.int() }
-            return Diagnostic(severity, file: shown, line: line, column: column, field: fieldName, message: message, summary: summary)
+            let line = try reader.optional { (reader) throws(BinaryReader.Failure) in try reader.int() }
+            let column = try reader.optional { (reader) throws(BinaryReader.Failure) in try reader.int() }
+            return Diagnostic(severity, file: shown, line: line, column: column, field: try reader.string(), message: try reader.string(),
+                              summary: try reader.optional { (reader) throws(BinaryReader.Failure) in try reader.string() })
         }
-        let omissions = try fields.required("omitted").array { (field) throws(FieldError) -> DiagnosticLog.Omission in
-            let o = try field.object()
-            return DiagnosticLog.Omission(
-                severity: try o.required("severity").string() == "error" ? .error : .warning, count: try o.required("count").int(),
-                summary: try o.optional("summary").flatMap { (f) throws(FieldError) in try f.string() },
-                file: try o.required("inFile").bool() ? shown : nil)
+        let omissions = try reader.array { (reader) throws(BinaryReader.Failure) -> DiagnosticLog.Omission in
+            DiagnosticLog.Omission(
+                severity: try reader.bool() ? .error : .warning, count: try reader.int(),
+                summary: try reader.optional { (reader) throws(BinaryReader.Failure) in try reader.string() },
+                file: try reader.bool() ? shown : nil)
         }
         var dates = DatePlausibility.Share()
-        for pair in try fields.required("years").array({ (f) throws(FieldError) in try f.array { (n) throws(FieldError) in try n.int() } }) {
-            guard pair.count == 2 else { throw try fields.required("years").error("expected [year, count]") }
-            dates.years[pair[0]] = pair[1]
+        for (year, count) in try reader.array({ (reader) throws(BinaryReader.Failure) in (try reader.int(), try reader.int()) }) {
+            dates.years[year] = count
         }
-        for field in try fields.required("numeric").elements() {
-            let n = try field.object()
-            dates.numeric[shown, default: [:]][try n.required("year").int()] = DatePlausibility.Example(
-                count: try n.required("count").int(), value: try double(n.required("value")),
-                field: try n.required("field").string(), source: try source(n, file: shown, index: index))
+        for (year, example) in try reader.array({ (reader) throws(BinaryReader.Failure) in
+            (try reader.int(), DatePlausibility.Example(count: try reader.int(), value: try reader.double(), field: try reader.string(),
+                                                         source: try source(&reader, file: shown, index: index)))
+        }) {
+            dates.numeric[shown, default: [:]][year] = example
         }
         return (diagnostics, omissions, dates)
     }

@@ -233,8 +233,9 @@ final class LastPollCache: @unchecked Sendable {
     }
 
     private func decode() -> PollFileCache? {
-        guard let build = output.lastBuildFingerprint, let lines = output.lastPollCacheLines() else { return nil }
-        return PollFileCache.decode(lines: lines, context: PollFileCache.context(pollContext: fingerprint.pollContext), build: build)
+        guard let build = output.lastBuildFingerprint else { return nil }
+        let context = PollFileCache.context(pollContext: fingerprint.pollContext)
+        return output.withLastPollCache { PollFileCache.decode($0, context: context, build: build) }
     }
 }
 

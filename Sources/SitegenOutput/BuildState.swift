@@ -272,7 +272,7 @@ public struct BuildState: Sendable, Equatable {
 
     /// Where SitegenKit's PollFileCache is kept, beside the state.
     package static func pollCacheURL(for output: URL) -> URL {
-        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-polls.jsonl")
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).sitegen-polls")
     }
 
     /// Where the next build's cache is written until the build is published.
@@ -300,6 +300,8 @@ public struct BuildState: Sendable, Equatable {
     /// there is none: it belongs to a state about to be replaced.
     package static func publishPollCache(for output: URL, written: Bool) {
         let target = pollCacheURL(for: output)
+        // Where sitegen before the binary cache kept it (JSON Lines): no longer read.
+        unlink(target.path + ".jsonl")
         if !written || rename(pendingPollCacheURL(for: output).path, target.path) != 0 {
             unlink(pendingPollCacheURL(for: output).path)
             unlink(target.path)

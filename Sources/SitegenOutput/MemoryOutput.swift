@@ -82,10 +82,9 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     package var lastInputHashes: [HashedInput] { lock.withLock { record?.inputHashes ?? [] } }
 
     private var pollCache: [UInt8]?
-    package func lastPollCacheLines() -> LineSource? {
+    package func withLastPollCache<T>(_ body: (UnsafeRawBufferPointer) -> T?) -> T? {
         guard let bytes = lock.withLock({ record == nil ? nil : pollCache }) else { return nil }
-        var lines = bytes.split(separator: UInt8(ascii: "\n"))[...]
-        return { lines.popFirst() }
+        return bytes.withUnsafeBytes(body)
     }
 
     package func reuse(_ paths: [String]) throws(OutputError) -> Bool {

@@ -344,9 +344,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// the next build is simply a full one.
     /// Its shares are reused only for files still as the state records them, so without a
     /// state it is not read.
-    package func lastPollCacheLines() -> LineSource? {
-        guard lastState != nil, let lines = try? LineReader(path: BuildState.pollCacheURL(for: output).path) else { return nil }
-        return { try lines.next() }
+    package func withLastPollCache<T>(_ body: (UnsafeRawBufferPointer) -> T?) -> T? {
+        guard lastState != nil else { return nil }
+        return MappedFile.withContents(of: BuildState.pollCacheURL(for: output).path, body)
     }
 
     package var lastBuildFingerprint: String? { lastState?.record.fingerprint }

@@ -34,11 +34,11 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// read its record and returned nil; empty when there is no usable record.
     var lastPollKeys: Set<String> { get }
 
-    /// What the last build kept for reading only the poll files that changed (SitegenKit's
-    /// PollFileCache), a line at a time, once the output is open (a rebuild decodes it while
-    /// `lastBuild(matching:)` reads the last build's files); nil when there is none. Read line
-    /// by line, so a large site's cache (20 MB at 10,000 polls) is never held whole.
-    func lastPollCacheLines() -> LineSource?
+    /// Calls `body` with what the last build kept for reading only the poll files that
+    /// changed (SitegenKit's PollFileCache), once the output is open (a rebuild decodes it
+    /// while `lastBuild(matching:)` reads the last build's files); nil when there is none.
+    /// The bytes are only lent: on disk the file is mapped, not copied, for the call.
+    func withLastPollCache<T>(_ body: (UnsafeRawBufferPointer) -> T?) -> T?
 
     /// Puts the last build's files at `paths` into the new site as they are (same bytes,
     /// same modification time, nothing read) and returns true; or does nothing and returns
@@ -83,9 +83,6 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// Drops the new site; the published one is untouched.
     func abandon()
 }
-
-/// The next line of a file without its line break; nil at the end.
-package typealias LineSource = () throws -> ArraySlice<UInt8>?
 
 /// Writes the poll cache a piece at a time into `write`, so it is never held whole.
 package typealias PollCacheWriter = @Sendable (_ write: ([UInt8]) throws -> Void) throws -> Void

@@ -16,7 +16,7 @@ struct InPlaceUpdateTests {
     /// What sitegen leaves beside the output besides the lock and the state: nothing.
     func workFiles(_ site: TemporarySite) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: site.root.path)
-            .filter { $0.hasPrefix(".Output.sitegen-") && !$0.hasSuffix("-lock") && !$0.hasSuffix("-state.json") && !$0.hasSuffix("-polls.jsonl") }.sorted()
+            .filter { $0.hasPrefix(".Output.sitegen-") && !$0.hasSuffix("-lock") && !$0.hasSuffix("-state.json") && !$0.hasSuffix("-polls") }.sorted()
     }
 
     func folders(_ root: URL) -> Set<String> {

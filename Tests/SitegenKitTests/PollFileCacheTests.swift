@@ -24,6 +24,18 @@ struct PollFileCacheTests {
         }
     }
 
+    /// A cache's format and context, its first two strings.
+    func head(_ bytes: [UInt8]) -> (format: String, context: String)? {
+        bytes.withUnsafeBytes { raw in
+            var reader = BinaryReader(raw)
+            do throws(BinaryReader.Failure) {
+                return (try reader.string(), try reader.string())
+            } catch {
+                return nil
+            }
+        }
+    }
+
     func expectSameDiagnostics(_ log: DiagnosticLog, _ cold: DiagnosticLog, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(log.all.map(\.description) == cold.all.map(\.description), sourceLocation: sourceLocation)
         #expect(log.omissions == cold.omissions, sourceLocation: sourceLocation)
@@ -103,11 +115,9 @@ struct PollFileCacheTests {
         }
         let output = MemoryOutput()
         _ = try build(site, into: output).0.get()
-        let source = try #require(output.lastPollCacheLines())
-        var bytes: [UInt8] = []
-        while let line = try source() { bytes += line + [UInt8(ascii: "\n")] }
-        let header = try #require(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first)
-        let context = String(try #require(header.split(separator: "\"").dropFirst(7).first))
+        let bytes = try #require(output.withLastPollCache { [UInt8]($0) })
+        let (format, context) = try #require(head(bytes))
+        #expect(format == "sitegen-polls 2")
         let build = try #require(output.lastBuildFingerprint)
         let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
         #expect(cache.files.count == 2 && cache.votes.count == 2)
@@ -119,6 +129,33 @@ struct PollFileCacheTests {
         let b = try #require(cache.files.first { $0.key.hasSuffix("/b.json") }?.value)
         #expect(b.polls.map(\.summary.shareCode.value) == ["TWB2AA"])
         #expect(b.diagnostics.count == 1 && b.dates.numeric.count == 1)
+    }
+
+    @Test("A cut, damaged or older cache is not used, and never crashes the build")
+    func damagedCache() throws {
+        let site = try rebuilds.site()
+        let output = MemoryOutput()
+        _ = try build(site, into: output).0.get()
+        let bytes = try #require(output.withLastPollCache { [UInt8]($0) })
+        let (_, context) = try #require(head(bytes))
+        let build = try #require(output.lastBuildFingerprint)
+        #expect(PollFileCache.decode(bytes, context: context, build: build) != nil)
+        // Every cut, however short, reads as no cache.
+        for count in 0..<bytes.count {
+            #expect(PollFileCache.decode(Array(bytes[..<count]), context: context, build: build) == nil, "cut at \(count)")
+        }
+        #expect(PollFileCache.decode(bytes + [0], context: context, build: build) == nil)
+        // Flipped bytes may still read (a title's letter) but must not crash; a count or a
+        // length made huge must fail before anything is allocated.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var damaged = bytes
+            damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+            _ = PollFileCache.decode(damaged, context: context, build: build)
+        }
+        // The JSON Lines cache of sitegen before this format.
+        let older = Array(#"{"format": "sitegen-polls 1", "context": "x", "build": "y"}"#.utf8) + [10]
+        #expect(PollFileCache.decode(older, context: context, build: build) == nil)
     }
 
     @Test("The cache of a build that failed to publish is not used beside the last build's state")
