@@ -89,8 +89,10 @@ for n in "${SIZES[@]}"; do
     echo "$wall $(echo "$user + $system" | bc) $rss $files" >"$samples"
     row "$n" "cold build" "$files"
 
-    votes=$(find "$site/Data/votes" -name '*.json' | sort | head -n 1)
-    polls=$(find "$site/Data/polls" -name '*.json' | sort | head -n 1)
+    # sed reads to the end: `head -n 1` closed the pipe early, and under pipefail sort's
+    # SIGPIPE (a 500-file folder at 50,000 polls) stopped the script without a word.
+    votes=$(find "$site/Data/votes" -name '*.json' | sort | sed -n 1p)
+    polls=$(find "$site/Data/polls" -name '*.json' | sort | sed -n 1p)
     template=$corpus/Templates/poll.mustache
     python3 -c 'import json, sys
 votes = json.load(open(sys.argv[1])); votes[0]["rankings"] = votes[0]["rankings"][::-1]

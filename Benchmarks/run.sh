@@ -276,7 +276,7 @@ for n in "${SIZES[@]}"; do
         #    Unchanged files are linked from the published site; the replaced site is removed
         #    by a detached process, which flip.sh waits for before each run.
         say "N=$n: rebuild with one ballot changed"
-        votes=$(find "$sg/Data/votes" -name '*.json' | sort | head -n 1)
+        votes=$(find "$sg/Data/votes" -name '*.json' | sort | sed -n 1p)
         cp "$votes" "$corpus/votes.original"
         python3 -c 'import json, sys
 votes = json.load(open(sys.argv[1]))
