@@ -64,4 +64,58 @@ struct RoutePictureTests {
         let lone = try #require(RoutePicture.make(places: [Place(name: "Chicago", marker: "1", latitude: 41.9, longitude: -87.6)]))
         #expect((lone.points[0].x, lone.points[0].y) == (210.0, 140.0))
     }
+
+    func closestCentres(_ picture: RoutePicture) -> Double {
+        var closest = Double.infinity
+        for (i, a) in picture.points.enumerated() {
+            for b in picture.points[(i + 1)...] {
+                closest = min(closest, ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
+            }
+        }
+        return closest
+    }
+
+    @Test("Stops that nearly coincide are drawn apart: no number hides another")
+    func markersApart() throws {
+        // Anaheim and Los Angeles on a trip to Denver; a loop back to its first city; the
+        // convoy's start and pick-up; three stops at one place.
+        let trips: [[Place]] = [
+            [Place(name: "Phoenix", marker: "1", latitude: 33.45, longitude: -112.07),
+             Place(name: "Anaheim", marker: "2", latitude: 33.80, longitude: -117.88),
+             Place(name: "Los Angeles", marker: "3", latitude: 34.07, longitude: -118.24),
+             Place(name: "Denver", marker: "4", latitude: 39.76, longitude: -104.99)],
+            [Place(name: "Chicago", marker: "1", latitude: 41.9, longitude: -87.6),
+             Place(name: "Detroit", marker: "2", latitude: 42.33, longitude: -83.05),
+             Place(name: "Cincinnati", marker: "3", latitude: 39.1, longitude: -84.51),
+             Place(name: "Chicago", marker: "4", latitude: 41.9, longitude: -87.6)],
+            Self.convoy,
+            [Place(name: "Denver", marker: "1", latitude: 39.76, longitude: -104.99),
+             Place(name: "Denver", marker: "2", latitude: 39.76, longitude: -104.99),
+             Place(name: "Denver", marker: "3", latitude: 39.76, longitude: -104.99)],
+        ]
+        for places in trips {
+            let picture = try #require(RoutePicture.make(places: places))
+            // Centres are rounded to a tenth when drawn.
+            #expect(closestCentres(picture) >= RoutePicture.markerSpacing - 0.15, "\(places.map(\.name))")
+            for point in picture.points {
+                #expect(point.x >= RoutePicture.markerRadius && point.x <= RoutePicture.width - RoutePicture.markerRadius)
+                #expect(point.y >= RoutePicture.markerRadius && point.y <= RoutePicture.height - RoutePicture.markerRadius)
+            }
+        }
+        // Coincident stops are set side by side in route order.
+        let same = try #require(RoutePicture.make(places: trips[3]))
+        #expect(same.points.map(\.x) == same.points.map(\.x).sorted() && Set(same.points.map(\.y)).count == 1)
+    }
+
+    @Test("More stops at one place than fit side by side: the spreading stops, inside the picture")
+    func crowded() throws {
+        let places = (1...40).map { Place(name: "Denver", marker: String($0), latitude: 39.76, longitude: -104.99) }
+        let picture = try #require(RoutePicture.make(places: places))
+        #expect(picture.points.count == 40)
+        #expect(picture.points.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.x >= 0 && $0.x <= RoutePicture.width })
+        // Past 200 stops they are drawn where they fall (the pairs grow with the square).
+        let many = (1...201).map { Place(name: "Stop \($0)", marker: String($0), latitude: 39, longitude: -105) }
+        let drawn = try #require(RoutePicture.make(places: many))
+        #expect(Set(drawn.points.map(\.x)).count == 1 && Set(drawn.points.map(\.y)).count == 1)
+    }
 }

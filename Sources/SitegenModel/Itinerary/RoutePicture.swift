@@ -57,10 +57,11 @@ public struct RoutePicture: Sendable, Equatable {
         // Centre the drawing in the box.
         let offsetX = (width - spanX * scale) / 2, offsetY = (height - spanY * scale) / 2
         var xs = places.indices.map { places.count == 1 ? width / 2 : offsetX + (projectedX[$0] - minX) * scale }
-        let ys = places.indices.map { places.count == 1 ? height / 2 : offsetY + (projectedY[$0] - minY) * scale }
+        var ys = places.indices.map { places.count == 1 ? height / 2 : offsetY + (projectedY[$0] - minY) * scale }
         // A narrow drawing (a north–south route) moves sideways to make room for its names.
         let shift = RouteLabels.horizontalShift(xs: xs, names: places.map(\.name), width: width, margin: margin)
         xs = xs.map { $0 + shift }
+        spread(&xs, &ys)
         let labels = RouteLabels.place(names: places.map(\.name), points: Array(zip(xs, ys)).map { (x: $0, y: $1) },
                                        width: width, height: height)
         let points = places.indices.map { index in
@@ -68,6 +69,55 @@ public struct RoutePicture: Sendable, Equatable {
                   labelOnLeft: labels[index].onLeft, labelDy: labels[index].dy)
         }
         return RoutePicture(points: points)
+    }
+
+    /// The radius of a stop's numbered circle, and the least distance between two centres:
+    /// the circles and their rings never overlap.
+    public static let markerRadius = 11.0
+    package static let markerSpacing = 2 * markerRadius + 3
+
+    /// Moves stops that would overlap apart, each pair along the line between them (side by
+    /// side when they coincide, in route order), a little at a time until none overlap or
+    /// the rounds run out: two cities 30 miles apart on a cross-country trip (Anaheim and Los
+    /// Angeles) would otherwise hide one number under the other. Stops stay inside the margin.
+    package static func spread(_ xs: inout [Double], _ ys: inout [Double]) {
+        // Pairs grow with the square of the stops, and past a couple of hundred the circles
+        // cannot all fit apart in the picture anyway: those are left where they fall.
+        guard xs.count > 1, xs.count <= 200 else { return }
+        // Stops at one place start a hair apart in route order, so they end up side by
+        // side in that order.
+        for j in xs.indices {
+            for i in xs.indices where i < j && xs[i] == xs[j] && ys[i] == ys[j] {
+                xs[j] += 1e-6 * Double(j - i)
+            }
+        }
+        for _ in 0..<100 {
+            // Every pair's push is found from the same positions, then all are applied: the
+            // result does not depend on the order pairs are visited.
+            var moveX = [Double](repeating: 0, count: xs.count), moveY = moveX
+            var moved = false
+            for i in xs.indices {
+                for j in xs.indices where j > i {
+                    var dx = xs[j] - xs[i], dy = ys[j] - ys[i]
+                    let distance = (dx * dx + dy * dy).squareRoot()
+                    guard distance < markerSpacing - 1e-9 else { continue }
+                    if distance < 1e-9 {
+                        (dx, dy) = (1, 0)
+                    } else {
+                        (dx, dy) = (dx / distance, dy / distance)
+                    }
+                    let push = (markerSpacing - distance) / 2 + 0.01
+                    moveX[i] -= dx * push; moveY[i] -= dy * push
+                    moveX[j] += dx * push; moveY[j] += dy * push
+                    moved = true
+                }
+            }
+            guard moved else { return }
+            for index in xs.indices {
+                xs[index] = min(max(xs[index] + moveX[index], markerRadius + 2), width - markerRadius - 2)
+                ys[index] = min(max(ys[index] + moveY[index], markerRadius + 2), height - markerRadius - 2)
+            }
+        }
     }
 
     /// Polyline points attribute, e.g. "40.0,120.5 300.0,80.0".
