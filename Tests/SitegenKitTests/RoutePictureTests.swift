@@ -113,9 +113,14 @@ struct RoutePictureTests {
         let picture = try #require(RoutePicture.make(places: places))
         #expect(picture.points.count == 40)
         #expect(picture.points.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.x >= 0 && $0.x <= RoutePicture.width })
-        // Past 200 stops they are drawn where they fall (the pairs grow with the square).
+        // Past 200 stops they are drawn where they fall and their names where they prefer
+        // (both searches grow with the square): a hostile export of 20,000 stops draws at once.
         let many = (1...201).map { Place(name: "Stop \($0)", marker: String($0), latitude: 39, longitude: -105) }
         let drawn = try #require(RoutePicture.make(places: many))
         #expect(Set(drawn.points.map(\.x)).count == 1 && Set(drawn.points.map(\.y)).count == 1)
+        #expect(drawn.points.allSatisfy { $0.labelDy == 0 })
+        let hostile = (1...20_000).map { Place(name: "Stop \($0)", marker: String($0), latitude: 30 + Double($0 % 97) * 0.1,
+                                                longitude: -120 + Double($0 % 89) * 0.2) }
+        #expect(RoutePicture.make(places: hostile)?.points.count == 20_000)
     }
 }

@@ -17,6 +17,9 @@ package enum RouteLabels {
         package var dy: Double
     }
 
+    /// The most stops whose names are placed with care (`place`).
+    package static let maxPlacedStops = 200
+
     package static func textWidth(_ name: String) -> Double { Double(name.count) * characterWidth }
 
     /// How far to move a drawing sideways so that its names, written to the right of their
@@ -33,6 +36,13 @@ package enum RouteLabels {
     /// spots (level, above or below, on either side), its preferred side first on a tie.
     /// Runs for every trip page, so it allocates nothing per spot tried.
     package static func place(names: [String], points: [(x: Double, y: Double)], width: Double, height: Double) -> [Placement] {
+        // Each spot is weighed against every other label, marker and stretch of the line:
+        // the work grows with the square of the stops. A route of more than a couple of
+        // hundred (only a hostile export has one) cannot be labelled legibly in the picture
+        // anyway, and must not hold the build for minutes: its names go where they prefer.
+        guard points.count <= maxPlacedStops else {
+            return points.map { Placement(onLeft: $0.x > width * 0.6, dy: 0) }
+        }
         let markers = points.map { Box(minX: $0.x - 11, maxX: $0.x + 11, minY: $0.y - 11, maxY: $0.y + 11) }
         var placed: [Box] = []
         placed.reserveCapacity(points.count)

@@ -83,7 +83,7 @@ public struct RoutePicture: Sendable, Equatable {
     package static func spread(_ xs: inout [Double], _ ys: inout [Double]) {
         // Pairs grow with the square of the stops, and past a couple of hundred the circles
         // cannot all fit apart in the picture anyway: those are left where they fall.
-        guard xs.count > 1, xs.count <= 200 else { return }
+        guard xs.count > 1, xs.count <= RouteLabels.maxPlacedStops else { return }
         // Stops at one place start a hair apart in route order, so they end up side by
         // side in that order.
         for j in xs.indices {
