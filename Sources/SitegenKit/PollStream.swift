@@ -95,7 +95,7 @@ struct PollStream {
 /// every other page kind goes through in its own stage.
 struct PollSteps: Sendable {
     let config: SiteConfig
-    let ballots: [UUID: [Ballot]]
+    let ballots: BallotsByPoll
     let layout: ItineraryLayout
     let paths: PlannedPaths
     let render: RenderStage
@@ -116,7 +116,7 @@ struct PollSteps: Sendable {
     }
 
     func publish(_ poll: Poll, log: DiagnosticLog? = nil) -> Published {
-        let published = ComputeStage.count(poll, ballots: ballots[poll.id] ?? [], config: config)
+        let published = ComputeStage.count(poll, ballots: ballots[poll.id], config: config)
         let files = PlanStage.files(for: published, config: config, layout: layout, log: log)
         var key: String?
         if let refusal = paths.plan(files, listPolls: config.listPolls) {
@@ -155,7 +155,7 @@ struct PollSteps: Sendable {
         var bytes: [UInt8] = []
         for id in ids {
             withUnsafeBytes(of: id.uuid) { bytes += $0 }
-            for ballot in ballots[id] ?? [] { ballot.appendBytes(to: &bytes) }
+            ballots.forEach(of: id) { $0.appendBytes(to: &bytes) }
             bytes.append(0)
         }
         return sha256Hex(bytes)

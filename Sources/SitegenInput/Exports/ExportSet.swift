@@ -7,7 +7,8 @@ import SitegenModel
 /// files are listed here.
 public struct ExportSet: Sendable {
     /// Ballots by poll id, in file order. Only the compact Ballot of each vote is kept.
-    public var ballots: [UUID: [Ballot]] = [:]
+    public var ballots = BallotsByPoll()
+    /// Kept when the ballots are handed on to be counted.
     public var ballotCount = 0
     public var latestBallot: Date?
     /// The vote export files, read again only to point at votes for absent polls.
@@ -81,10 +82,10 @@ public struct ExportSet: Sendable {
             DispatchQueue.concurrentPerform(iterations: files.count) { index in
                 results[index] = read(files[index])
             }
-            for (pollId, ballot) in results.values.joined() {
-                ballots[pollId, default: []].append(ballot)
-                ballotCount += 1
-                latestBallot = max(latestBallot ?? ballot.modifiedAt, ballot.modifiedAt)
+            for file in results.values {
+                ballots.add(file: file)
+                ballotCount += file.count
+                for (_, ballot) in file { latestBallot = max(latestBallot ?? ballot.modifiedAt, ballot.modifiedAt) }
             }
         }
     }

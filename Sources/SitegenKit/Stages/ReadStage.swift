@@ -88,14 +88,14 @@ struct ReadStage {
                             format: Formatting(timeZone: config.timeZone), buildTime: nil, navigation: navigation)
         // The ballots are dropped when every poll is counted.
         let ballots = exports.ballots
-        exports.ballots = [:]
+        exports.ballots = BallotsByPoll()
         let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit,
                               context: pollContext, reusable: reusablePolls)
         let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility, last: lastPollCache?.value,
                                 next: pollContext.map { PollFileCache(context: PollFileCache.context(pollContext: $0), files: [:], votes: votes.kept) },
                                 hashes: hashes)
         let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)
-        return Inputs(config: config, templates: templates, exports: exports, ballotPolls: Set(ballots.keys), polls: polls,
+        return Inputs(config: config, templates: templates, exports: exports, ballotPolls: ballots.pollIds, polls: polls,
                       keys: steps.keys, pollCache: pollCache, pollFilesRead: pollFilesRead, voteFilesRead: votes.filesRead,
                       pages: pages, assets: assets, tipCatalog: tipCatalog, layout: layout, itineraries: itineraries,
                       navigation: navigation, loader: loader, plausibility: plausibility)

@@ -1,0 +1,37 @@
+import Foundation
+@testable import SitegenInput
+@testable import SitegenModel
+import Testing
+
+@Suite("Ballots held once per vote file, found per poll")
+struct BallotsByPollTests {
+    private let first = UUID(uuidString: "00000000-0000-0000-0000-0000000000A1")!
+    private let second = UUID(uuidString: "00000000-0000-0000-0000-0000000000B2")!
+    private let absent = UUID(uuidString: "00000000-0000-0000-0000-0000000000C3")!
+
+    private func ballot(_ id: Int, _ rankings: [Int]) -> Ballot {
+        Ballot(Sample.vote("voter\(id)", rankings, id: id))
+    }
+
+    @Test("A poll's ballots come in file order, then record order, whichever files hold them")
+    func order() {
+        var ballots = BallotsByPoll()
+        ballots.add(file: [(first, ballot(1, [0, 1])), (second, ballot(2, [1, 0])), (first, ballot(3, [1, 0]))])
+        ballots.add(file: [])
+        ballots.add(file: [(second, ballot(4, [0, 1])), (first, ballot(5, [0, 1]))])
+
+        #expect(ballots[first] == [ballot(1, [0, 1]), ballot(3, [1, 0]), ballot(5, [0, 1])])
+        #expect(ballots[second] == [ballot(2, [1, 0]), ballot(4, [0, 1])])
+        #expect(ballots[absent] == [])
+        var visited: [Ballot] = []
+        ballots.forEach(of: first) { visited.append($0) }
+        #expect(visited == ballots[first])
+        ballots.forEach(of: absent) { _ in Issue.record("a poll without ballots has none to visit") }
+
+        #expect(ballots.count == 5)
+        #expect(ballots.pollIds == [first, second])
+        // Each file's list is kept as it was read: the next build's cache writes it as it is.
+        #expect(ballots.files.map(\.count) == [3, 0, 2])
+        #expect(ballots.files[2].map(\.0) == [second, first])
+    }
+}
