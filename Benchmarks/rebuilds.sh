@@ -29,9 +29,12 @@ mkdir -p "$WORK"
 BIN=$("$HERE/sitegen-bin.sh" "$WORK/rebuilds-build.log") || die "no sitegen to time"
 mkdir -p "$HERE/results"
 RESULT=$HERE/results/rebuilds-$(date -u +%Y%m%dT%H%M%SZ).md
+# A binary given with SITEGEN_BIN may be another commit's: say so rather than name the checkout.
+built=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')
+[ -z "${SITEGEN_BIN:-}" ] || built="the binary $SITEGEN_BIN (checkout at $built)"
 {
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(nproc) cores, $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^.*: //'), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "- sitegen: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?'); $RUNS runs per rebuild, medians; $PER_FILE polls per export file"
+    echo "- sitegen: $built; $RUNS runs per rebuild, medians; $PER_FILE polls per export file"
     echo
     echo "| polls | build | wall s | CPU s | peak MB | files rewritten | of files |"
     echo "|---:|---|---:|---:|---:|---:|---:|"
