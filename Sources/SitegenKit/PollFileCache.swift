@@ -21,24 +21,61 @@ import SitegenRender
 /// poll file's share, then each vote file's. A file whose trips met a warning about a game
 /// or an item (reported once for the whole site, not per file) or that had errors is not
 /// kept, and is read on every build.
+///
+/// A poll file's share is not held decoded: the last cache's shares stay in its file, each
+/// read and decoded when its poll file comes up in the stream (`entry(_:)`), and a kept one
+/// is copied from there into the next cache as the same bytes. Decoded whole, the shares of
+/// a 10,000-poll site held 20 MB of heap through the read stage (docs/performance.md).
 struct PollFileCache: Sendable {
-    static let format = "sitegen-polls 2"
+    static let format = "sitegen-polls 3"
 
     /// Everything but the file's own bytes and ballots its share depends on.
     let context: String
     /// The fingerprint of the build that wrote the cache: it is used only beside that
     /// build's state, whose record says which of the files its shares name are as written.
     var build = ""
-    /// Poll files by standardized path.
-    var files: [String: Entry]
+    /// Poll files' shares by standardized path.
+    var files: [String: Share]
     /// Vote files by standardized path: every vote file is needed for the polls' ballots,
     /// but an unchanged one's ballots are taken from here instead of parsing its JSON.
     var votes: [String: VoteEntry] = [:]
 
-    init(context: String, files: [String: Entry], votes: [String: VoteEntry] = [:]) {
+    /// The last build's cache file, read again for the shares kept from it.
+    var last: LastCacheBytes?
+
+    init(context: String, files: [String: Share], votes: [String: VoteEntry] = [:], last: LastCacheBytes? = nil) {
         self.context = context
         self.files = files
         self.votes = votes
+        self.last = last
+    }
+
+    enum Share: Sendable, Equatable {
+        /// A file this build read, its share encoded (`encode(_:)`).
+        case encoded([UInt8])
+        /// A file kept from the last build: where the last cache file holds its share.
+        case kept(Range<Int>)
+    }
+
+    /// Reads a range of the last build's cache file again; nil when it cannot.
+    struct LastCacheBytes: Sendable {
+        let read: @Sendable (Range<Int>) -> [UInt8]?
+    }
+
+    /// The share of the poll file at `path`, encoded; nil when there is none or it cannot be
+    /// read.
+    func encodedShare(_ path: String) -> [UInt8]? {
+        switch files[path] {
+        case .encoded(let bytes): bytes
+        case .kept(let range): last?.read(range)
+        case nil: nil
+        }
+    }
+
+    /// The decoded share of the poll file at `path`, nil when there is none or it cannot be
+    /// read (then the file is read).
+    func entry(_ path: String) -> Entry? {
+        encodedShare(path).flatMap { Self.decode(entry: $0[...], path: path) }
     }
 
     struct Entry: Sendable {
@@ -102,11 +139,18 @@ struct PollFileCache: Sendable {
         head.string(build)
         head.int(files.count)
         try sink(head.bytes)
+        // A megabyte at a time: most shares are a kept file's bytes, a few hundred each.
+        var pieces = BinaryWriter(capacity: 1 << 20)
         for path in files.keys.sorted() {
-            var piece = BinaryWriter(capacity: 1024 * files[path]!.polls.count + 512)
-            Self.write(path, files[path]!, to: &piece)
-            try sink(piece.bytes)
+            guard let share = encodedShare(path) else { throw CocoaError(.fileReadUnknown) }
+            pieces.string(path)
+            pieces.blob(share)
+            if pieces.bytes.count >= 1 << 20 {
+                try sink(pieces.bytes)
+                pieces = BinaryWriter(capacity: 1 << 20)
+            }
         }
+        try sink(pieces.bytes)
         var count = BinaryWriter()
         count.int(votes.count)
         try sink(count.bytes)
@@ -134,8 +178,9 @@ struct PollFileCache: Sendable {
         }
     }
 
-    private static func write(_ path: String, _ entry: Entry, to out: inout BinaryWriter) {
-        out.string(path)
+    /// A poll file's share as the cache holds it.
+    static func encode(_ entry: Entry) -> [UInt8] {
+        var out = BinaryWriter(capacity: 1024 * entry.polls.count + 512)
         out.string(entry.sha256)
         out.string(entry.ballots)
         out.array(entry.polls) { out, poll in
@@ -145,7 +190,7 @@ struct PollFileCache: Sendable {
             out.string(s.title)
             write(s.source, to: &out)
             out.date(s.modifiedAt)
-            out.array(s.tripIds) { $0.string($1) }
+            out.array(s.tripIds) { $0.uuid($1) }
             out.string(s.path)
             out.int(s.voters)
             out.date(s.updatedAt)
@@ -154,6 +199,7 @@ struct PollFileCache: Sendable {
             out.string(poll.joinedPaths)
         }
         write(entry.diagnostics, entry.omissions, entry.dates, to: &out)
+        return out.bytes
     }
 
     private static func write(_ path: String, _ entry: VoteEntry, to out: inout BinaryWriter) {
@@ -207,15 +253,19 @@ struct PollFileCache: Sendable {
     // MARK: Reading
 
     /// The cache in `bytes` when it was written with `context` by the build `build`; nil
-    /// otherwise or when it cannot be read (then every poll file is read).
-    static func decode(_ bytes: UnsafeRawBufferPointer, context: String, build: String) -> PollFileCache? {
+    /// otherwise or when it cannot be read (then every poll file is read). The poll files'
+    /// shares are only located: each is read again through `last` when it is used.
+    static func decode(_ bytes: UnsafeRawBufferPointer, context: String, build: String, last: LastCacheBytes) -> PollFileCache? {
         var reader = BinaryReader(bytes)
         do throws(BinaryReader.Failure) {
             // Another format's first word is not this one's length: reading it fails.
             guard try reader.string() == format, try reader.string() == context, try reader.string() == build else { return nil }
-            var cache = PollFileCache(context: context, files: [:])
+            let shares = try reader.array { (reader) throws(BinaryReader.Failure) in
+                (path: try reader.string(), range: try reader.blobRange())
+            }
+            var cache = PollFileCache(context: context, files: Dictionary(minimumCapacity: shares.count), last: last)
             cache.build = build
-            for (path, entry) in try reader.array(entry) { cache.files[path] = entry }
+            for (path, range) in shares { cache.files[path] = .kept(range) }
             for (path, entry) in try reader.array(voteEntry) { cache.votes[path] = entry }
             return reader.isAtEnd ? cache : nil
         } catch {
@@ -223,9 +273,10 @@ struct PollFileCache: Sendable {
         }
     }
 
-    /// The same from an array (tests).
+    /// The same from an array, which the shares are read from again (tests).
     static func decode(_ bytes: [UInt8], context: String, build: String) -> PollFileCache? {
-        bytes.withUnsafeBytes { decode($0, context: context, build: build) }
+        let last = LastCacheBytes { range in range.upperBound <= bytes.count ? Array(bytes[range]) : nil }
+        return bytes.withUnsafeBytes { decode($0, context: context, build: build, last: last) }
     }
 
     /// A kept position: a byte offset (looked up in the file when shown) or a line and column.
@@ -236,8 +287,20 @@ struct PollFileCache: Sendable {
         return SourceRef(file: file, offset: try reader.int(), index: index)
     }
 
-    private static func entry(_ reader: inout BinaryReader) throws(BinaryReader.Failure) -> (String, Entry) {
-        let path = try reader.string()
+    /// A poll file's share from its bytes; nil when they cannot be read.
+    static func decode(entry bytes: ArraySlice<UInt8>, path: String) -> Entry? {
+        bytes.withUnsafeBytes { bytes in
+            var reader = BinaryReader(bytes)
+            do throws(BinaryReader.Failure) {
+                let entry = try entry(&reader, path: path)
+                return reader.isAtEnd ? entry : nil
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    private static func entry(_ reader: inout BinaryReader, path: String) throws(BinaryReader.Failure) -> Entry {
         // Shown as this run shows the file (the working folder may differ); its lines are
         // counted only if a diagnostic is printed.
         let shown = displayPath(URL(fileURLWithPath: path))
@@ -250,14 +313,13 @@ struct PollFileCache: Sendable {
             let summary = PollSummary(
                 id: id, shareCode: code, title: try reader.string(),
                 source: try source(&reader, file: shown, index: index), modifiedAt: try reader.date(),
-                tripIds: try reader.array { (reader) throws(BinaryReader.Failure) in try reader.string() },
+                tripIds: try reader.array { (reader) throws(BinaryReader.Failure) in try reader.uuid() },
                 path: try reader.string(), voters: try reader.int(),
                 updatedAt: try reader.date(), leaderLine: try reader.string())
             return KeptPoll(summary: summary, key: try reader.string(), joinedPaths: try reader.string())
         }
         let (diagnostics, omissions, dates) = try share(&reader, shown: shown, index: index)
-        return (path, Entry(sha256: sha256, ballots: ballots, polls: polls,
-                            diagnostics: diagnostics, omissions: omissions, dates: dates))
+        return Entry(sha256: sha256, ballots: ballots, polls: polls, diagnostics: diagnostics, omissions: omissions, dates: dates)
     }
 
     private static func voteEntry(_ reader: inout BinaryReader) throws(BinaryReader.Failure) -> (String, VoteEntry) {

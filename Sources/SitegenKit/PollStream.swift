@@ -30,27 +30,30 @@ struct PollStream {
     func run(_ urls: [URL]) -> (summaries: [PollSummary], cache: PollFileCache?, read: Int) {
         let summaries = ConcurrentResults<[PollSummary]>(count: urls.count)
         let read = ConcurrentResults<Bool>(count: urls.count)
-        let entries = ConcurrentResults<PollFileCache.Entry>(count: urls.count)
+        let entries = ConcurrentResults<PollFileCache.Share>(count: urls.count)
         DispatchQueue.concurrentPerform(iterations: urls.count) { fileIndex in
             let url = urls[fileIndex]
             let path = url.standardizedFileURL.path
-            if let entry = last?.files[path], entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty),
+            if let entry = last?.entry(path), entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty),
                entry.ballots == steps.ballotDigest(entry.polls.map(\.summary.id)), steps.reuse(entry) {
-                // What the file gave the last build, given again.
+                // What the file gave the last build, given again; its share goes to the
+                // next build as the bytes it was read from.
                 PollFileCache.replay(entry.diagnostics, entry.omissions, entry.dates, into: log, dates: dates)
                 summaries[fileIndex] = entry.polls.map(\.summary)
-                entries[fileIndex] = entry
+                entries[fileIndex] = last?.files[path]
                 return
             }
             let (polls, entry) = self.read(url)
             read[fileIndex] = true
             summaries[fileIndex] = polls
-            entries[fileIndex] = entry
+            entries[fileIndex] = entry.map { .encoded(PollFileCache.encode($0)) }
             // The file's parse tree and pages are freed; give the pages back to the system.
             sitegen_trim_heap()
         }
         let readCount = read.values.count
         guard var cache = next else { return (Array(summaries.values.joined()), nil, readCount) }
+        // Kept shares are copied from the last cache file when this one is written.
+        cache.last = last?.last
         for (index, url) in urls.enumerated() {
             let entry = entries[index]
             if let entry { cache.files[url.standardizedFileURL.path] = entry }

@@ -117,7 +117,7 @@ struct PollFileCacheTests {
         _ = try build(site, into: output).0.get()
         let bytes = try #require(output.withLastPollCache { [UInt8]($0) })
         let (format, context) = try #require(head(bytes))
-        #expect(format == "sitegen-polls 2")
+        #expect(format == "sitegen-polls 3")
         let build = try #require(output.lastBuildFingerprint)
         let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
         #expect(cache.files.count == 2 && cache.votes.count == 2)
@@ -126,7 +126,9 @@ struct PollFileCacheTests {
         #expect(PollFileCache.decode(bytes, context: context + "x", build: build) == nil)
         // Written by another build: its shares name files that build's state records.
         #expect(PollFileCache.decode(bytes, context: context, build: build + "x") == nil)
-        let b = try #require(cache.files.first { $0.key.hasSuffix("/b.json") }?.value)
+        let bPath = try #require(cache.files.keys.first { $0.hasSuffix("/b.json") })
+        let b = try #require(cache.entry(bPath))
+        #expect(PollFileCache.encode(b) == cache.encodedShare(bPath))
         #expect(b.polls.map(\.summary.shareCode.value) == ["TWB2AA"])
         #expect(b.diagnostics.count == 1 && b.dates.numeric.count == 1)
     }
@@ -151,7 +153,20 @@ struct PollFileCacheTests {
         for _ in 0..<2_000 {
             var damaged = bytes
             damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
-            _ = PollFileCache.decode(damaged, context: context, build: build)
+            // A poll file's share is decoded only when its file comes up: decode them all.
+            if let cache = PollFileCache.decode(damaged, context: context, build: build) {
+                for path in cache.files.keys { _ = cache.entry(path) }
+            }
+        }
+        // A share cut short or run on reads as none: that file alone is read again.
+        let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
+        for path in cache.files.keys {
+            let share = try #require(cache.encodedShare(path))
+            #expect(cache.entry(path) != nil)
+            for count in 0..<share.count {
+                #expect(PollFileCache.decode(entry: share[..<count], path: path) == nil, "\(path) cut at \(count)")
+            }
+            #expect(PollFileCache.decode(entry: (share + [0])[...], path: path) == nil)
         }
         // The JSON Lines cache of sitegen before this format.
         let older = Array(#"{"format": "sitegen-polls 1", "context": "x", "build": "y"}"#.utf8) + [10]

@@ -119,6 +119,14 @@ struct TemplateCheckTests {
         let rendered = String(decoding: MustacheRenderer(templates: ["t": template]).render("t", context: page.context), as: UTF8.self)
         #expect(rendered == "3 rows|no note|open|a:xy;b:;|today")
         #expect(page.context.keys.sorted() == ["meta", "open", "rows", "total"])
+        // A list of models is made into contexts one item at a time, as it renders; an empty
+        // one renders an inverted section, as an empty array does.
+        let list = try! MustacheParser.parse("{{#rows}}{{name}};{{/rows}}{{^rows}}none{{/rows}}")
+        let empty = TestPage(total: "", note: nil, open: false, rows: [], meta: .init(updated: ""))
+        let renderer = MustacheRenderer(templates: ["t": list])
+        #expect(page.context["rows"] is ContextList)
+        #expect(String(decoding: renderer.render("t", context: page.context), as: UTF8.self) == "a;b;")
+        #expect(String(decoding: renderer.render("t", context: empty.context), as: UTF8.self) == "none")
     }
 
     @Test("Every template of Templates/ passes the check against its page model")

@@ -85,6 +85,17 @@ struct TemplateRendererTests {
         #expect(throws: MustacheSyntaxError(message: message, line: line, column: column)) { try MustacheParser.parse(text) }
     }
 
+    /// A context with each list of models (ContextList, made one item at a time by sitegen's
+    /// renderer) made whole, as swift-mustache reads lists.
+    static func materialized(_ value: Any) -> Any {
+        switch value {
+        case let list as ContextList: (0..<list.count).map { materialized(list[$0]) }
+        case let dictionary as [String: Any]: dictionary.mapValues(materialized)
+        case let array as [Any]: array.map(materialized)
+        default: value
+        }
+    }
+
     /// Builds a site with sitegen's renderer and again with swift-mustache; every file must match.
     func compareBuilds(of site: TemporarySite) throws {
         let templatesFolder = site.root.appendingPathComponent("Templates")
@@ -97,7 +108,9 @@ struct TemplateRendererTests {
         }
         let library = reference
         var trees: [[String: Data]] = []
-        for engine in [nil, { @Sendable name, context in Array(library.render(context, withTemplate: name)!.utf8) } as TemplateSet.Engine] {
+        for engine in [nil, { @Sendable name, context in
+            Array(library.render(Self.materialized(context), withTemplate: name)!.utf8)
+        } as TemplateSet.Engine] {
             var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
             options.output = site.root.appendingPathComponent(engine == nil ? "ours" : "reference")
             options.environment = ["SOURCE_DATE_EPOCH": "1781291100"]

@@ -105,6 +105,13 @@ package struct BinaryReader {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
     }
 
+    /// A length, then that many bytes, skipped: where they are.
+    package mutating func blobRange() throws(Failure) -> Range<Int> {
+        let count = try int()
+        let start = try take(count)
+        return start..<start + count
+    }
+
     /// Damaged UTF-8 is repaired, not trusted: the cache is ours, but it is still a file.
     package mutating func string() throws(Failure) -> String {
         String(decoding: try blob(), as: UTF8.self)

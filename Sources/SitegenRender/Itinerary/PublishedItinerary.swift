@@ -103,10 +103,12 @@ public final class ItineraryLayout: @unchecked Sendable {
     /// Custom items are published only on their trip's itinerary page: an item whose trip
     /// is not exported as an itinerary is ignored, with a warning saying why (`pollTrips`:
     /// ids of the polls' trips, whose pages never show items).
-    public func reportOrphanItems(_ items: [CustomItem], pollTrips: Set<String>) {
+    public func reportOrphanItems(_ items: [CustomItem], pollTrips: Set<UUID>) {
         let itineraries = Set(itineraryTrips.map(\.uuidString))
         for item in items where !itineraries.contains(item.tripId) {
-            let why = pollTrips.contains(item.tripId)
+            // The item's id as written, compared with the poll trip's as an itinerary's is.
+            let inPoll = UUID(uuidString: item.tripId).map { pollTrips.contains($0) && $0.uuidString == item.tripId } ?? false
+            let why = inPoll
                 ? "which is exported only in a poll, and poll pages do not show custom items; export the trip as an itinerary to publish it"
                 : "which no export holds"
             log.add(item.source.diagnostic(.warning, field: "tripId", "item \"\(item.title)\" (\(item.id)) belongs to trip \(item.tripId), \(why); it is ignored",

@@ -10,14 +10,15 @@ public struct PollSummary: Sendable {
     public let title: String
     public let source: SourceRef
     public let modifiedAt: Date
-    public let tripIds: [String]
+    /// Its trips' ids: UUIDs, 16 bytes each where their text took a string of 36.
+    public let tripIds: [UUID]
     public let path: String
     public let voters: Int
     public let updatedAt: Date
     public let leaderLine: String
 
     /// A summary kept by the last build (PollFileCache).
-    package init(id: UUID, shareCode: ShareCode, title: String, source: SourceRef, modifiedAt: Date, tripIds: [String],
+    package init(id: UUID, shareCode: ShareCode, title: String, source: SourceRef, modifiedAt: Date, tripIds: [UUID],
                  path: String, voters: Int, updatedAt: Date, leaderLine: String) {
         self.id = id
         self.shareCode = shareCode
@@ -38,7 +39,7 @@ public struct PollSummary: Sendable {
         title = poll.title
         source = poll.source
         modifiedAt = poll.modifiedAt
-        tripIds = poll.trips.map(\.id.uuidString)
+        tripIds = poll.trips.map(\.id)
         path = published.path
         voters = published.results.voters
         updatedAt = published.results.updatedAt

@@ -4,7 +4,7 @@
 /// protocol casts (`Any` → lambda, custom renderable, optional, …) and escapes character by
 /// character. At 10,000 polls that was over half of the build's CPU (docs/performance.md).
 /// This renderer knows only the values sitegen's page code makes — strings, integers,
-/// booleans, dictionaries and arrays — and produces the same bytes; the test
+/// booleans, dictionaries, arrays and lists of models (ContextList) — and produces the same bytes; the test
 /// `sameBytesAsSwiftMustache` checks that on every page of the sample and hostile sites.
 ///
 /// Values, as in swift-mustache:
@@ -84,6 +84,8 @@ package struct MustacheRenderer: Sendable {
                 return
             case let flag as Bool:
                 if flag { render(body, frame: &frame, into: &output) }
+            case let items as ContextList:
+                for index in 0..<items.count { renderPushing(ContextItem(items[index]), body, frame: &frame, into: &output) }
             case let items as [[String: Any]]:
                 for item in items { renderPushing(ContextItem(item), body, frame: &frame, into: &output) }
             case let items as [Any]:
@@ -97,6 +99,7 @@ package struct MustacheRenderer: Sendable {
             case nil: true
             case let flag as Bool: !flag
             case let items as [Any]: items.isEmpty
+            case let items as ContextList: items.count == 0
             default: false
             }
             if show { render(body, frame: &frame, into: &output) }
