@@ -186,5 +186,12 @@ struct InPlaceUpdateTests {
         #expect(files.allSatisfy { index[$0.key] == $0.file })
         #expect((5_000..<6_000).allSatisfy { index[DigestKey("polls/P\($0)/index.html")] == nil })
         #expect(RecordedFiles.none[DigestKey("index.html")] == nil && RecordedFiles.none.isEmpty)
+        // Read in parts (one per core), the same files are found in each part, an empty
+        // part included.
+        let parts = RecordedFiles(parts: [Array(files[..<1_234]), [], Array(files[1_234..<4_000]), Array(files[4_000...])])
+        #expect(parts.count == 5_000 && !parts.isEmpty)
+        #expect(files.allSatisfy { parts[$0.key] == $0.file })
+        #expect((5_000..<6_000).allSatisfy { parts[DigestKey("polls/P\($0)/index.html")] == nil })
+        #expect(RecordedFiles(parts: [[], []]).isEmpty)
     }
 }
