@@ -50,6 +50,12 @@ final class PlannedPaths: @unchecked Sendable {
         }
     }
 
+    /// Lets the claimed paths' keys go once every file is planned; the counts stay. A path
+    /// claimed after this is not checked against the earlier ones.
+    func forgetClaims() {
+        lock.withLock { seen = [] }
+    }
+
     /// The path's bytes lower-cased, with a fast path for ASCII paths (nearly all of them).
     static func caseFolded(_ path: String) -> [UInt8] {
         var bytes = Array(path.utf8)
