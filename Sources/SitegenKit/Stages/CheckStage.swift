@@ -14,7 +14,9 @@ struct CheckStage {
         ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log)
         ExportSet.checkUniqueness(inputs.polls, log: log)
         inputs.plausibility.report(to: log)
-        inputs.layout.reportOrphanItems(inputs.exports.customItems, pollTrips: Set(inputs.polls.flatMap(\.tripIds)))
+        if !inputs.exports.customItems.isEmpty {
+            inputs.layout.reportOrphanItems(inputs.exports.customItems, pollTrips: Set(inputs.polls.flatMap(\.tripIds)))
+        }
         if log.hasErrors { throw .inputErrors(count: log.errorCount) }
         if let message = failure.message { throw .io(message) }
         return inputs
