@@ -111,6 +111,17 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
 
     @discardableResult
     package func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
+        try streamed(path, produce) { late.append(($0, $1)) }
+    }
+
+    package func writePageStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) {
+        try streamed(path, produce) { written.add($0, $1) }
+    }
+
+    /// Stages what `produce` writes and records it with `record`, under the lock.
+    @discardableResult
+    private func streamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void,
+                          record: (String, WrittenFile) -> Void) throws(OutputError) -> WrittenFile {
         let buffer = ChunkBuffer()
         var stream = StreamedFile(writingTo: buffer.append)
         do {
@@ -119,7 +130,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
             return lock.withLock {
                 staged[path] = buffer.bytes
                 let stamped = stamped(path, file)
-                late.append((path, stamped))
+                record(path, stamped)
                 return stamped
             }
         } catch {

@@ -264,6 +264,18 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// to the previous build's is replaced by a link to the published copy.
     @discardableResult
     public func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
+        let result = try streamed(path, produce)
+        late.append((path, result))
+        return result
+    }
+
+    public func writePageStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) {
+        list.add(path, try streamed(path, produce))
+    }
+
+    /// Writes a file as `produce` makes it; a file identical to the previous build's is left
+    /// in place or linked, as by `write`. Safe from many threads.
+    private func streamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
         let target = stagingPath + "/" + path
         do {
             if let slash = path.lastIndex(of: "/") {
@@ -293,7 +305,6 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             } else if !updatesInPlace {
                 result.modified = Self.modificationTime(target)
             }
-            late.append((path, result))
             return result
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")

@@ -54,6 +54,11 @@ package protocol SiteOutput: AnyObject, Sendable {
     @discardableResult
     func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile
 
+    /// Writes a page as `produce` makes it, a megabyte at a time, among the site's other
+    /// files (as `write` does, not after them as `writeStreamed`): a page too large to hold
+    /// whole, the home page of a large site. Safe from many threads.
+    func writePageStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError)
+
     /// The files `write` has written so far, in path order (the sitemap lists them).
     func writtenFiles() throws(OutputError) -> OutputList.SortedEntries
 

@@ -2,6 +2,7 @@ import Foundation
 @testable import SitegenCore
 @testable import SitegenKit
 @testable import SitegenRender
+@testable import SitegenOutput
 import Testing
 
 /// Templates are checked against their page model when they load: a name that the model
@@ -127,6 +128,44 @@ struct TemplateCheckTests {
         #expect(page.context["rows"] is ContextList)
         #expect(String(decoding: renderer.render("t", context: page.context), as: UTF8.self) == "a;b;")
         #expect(String(decoding: renderer.render("t", context: empty.context), as: UTF8.self) == "none")
+    }
+
+    @Test("A long list is passed on a megabyte at a time as it renders, the same bytes; never inside an indented partial")
+    func streamed() throws {
+        let page = TestPage(total: "many", note: nil, open: true,
+                            rows: (0..<40_000).map { .init(name: "row \($0) <\(String(repeating: "x", count: 30))>", tags: ["a", "b"]) },
+                            meta: .init(updated: "today"))
+        let templates = [
+            "flat": try MustacheParser.parse("<ul>\n{{#rows}}<li>{{name}}{{#tags}} {{.}}{{/tags}}</li>\n{{/rows}}</ul>{{meta.updated}}\n"),
+            "indented": try MustacheParser.parse("<ul>\n  {{>row}}\n</ul>\n"),
+            "row": try MustacheParser.parse("{{#rows}}<li>\n{{name}}\n</li>\n{{/rows}}"),
+        ]
+        let renderer = MustacheRenderer(templates: templates)
+        for name in ["flat", "indented"] {
+            let whole = renderer.render(name, context: page.context)
+            #expect(whole.count > 2 << 20)
+            var chunks: [[UInt8]] = []
+            var output: [UInt8] = []
+            renderer.render(name, context: page.context, into: &output) { output in
+                chunks.append(output)
+                output.removeAll()
+            }
+            #expect(Array(chunks.joined()) + output == whole)
+            if name == "flat" {
+                #expect(chunks.count >= 2 && chunks.allSatisfy { $0.count >= 1 << 20 && $0.count < (1 << 20) + 100 })
+            } else {
+                // Every line of the partial is indented as it is written, so nothing goes on early.
+                #expect(chunks.isEmpty)
+            }
+        }
+        // Through a template set into a file's chunks: the same bytes as rendered whole.
+        let set = TemplateSet(renderer: renderer, names: ["flat"], folder: URL(fileURLWithPath: "/"), engine: nil)
+        var chunks: [[UInt8]] = []
+        var file = StreamedFile { chunks.append($0) }
+        try set.render("flat", page.context, into: &file)
+        let written = try file.finish()
+        #expect(Array(chunks.joined()) == renderer.render("flat", context: page.context))
+        #expect(written.size == chunks.map(\.count).reduce(0, +) && chunks.count >= 3)
     }
 
     @Test("Every template of Templates/ passes the check against its page model")

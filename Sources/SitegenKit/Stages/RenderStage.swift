@@ -65,7 +65,11 @@ struct RenderStage: Sendable {
                     keys.now.add(fileKey)
                     if keys.last.contains(fileKey), try output.reuse([file.path]) { return }
                 }
-                try output.write(file.path, file.make(kit))
+                if let stream = file.stream {
+                    try output.writePageStreamed(file.path) { try stream(kit, &$0) }
+                } else {
+                    try output.write(file.path, file.make(kit))
+                }
             } catch {
                 failure.record(error.message)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import SitegenOutput
 
 /// A file of the site and how to make its bytes. Making is deferred so that pages are
 /// rendered in parallel and released as soon as they are written.
@@ -12,6 +13,10 @@ public struct PlannedFile: Sendable {
     package var key: String?
     /// The bytes also hold the build time (a calendar's DTSTAMP), so the key is combined with it.
     package var readsBuildTime = false
+
+    /// The same bytes written as they are made, for a page too large to hold whole (the
+    /// home page of a large site): RenderStage writes it with `SiteOutput.writePageStreamed`.
+    package var stream: (@Sendable (RenderKit, inout StreamedFile) throws -> Void)?
 
     public init(path: String, make: @escaping @Sendable (RenderKit) -> [UInt8]) {
         self.path = path

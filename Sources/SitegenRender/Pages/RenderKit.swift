@@ -1,6 +1,7 @@
 import Foundation
 import SitegenCore
 import SitegenInput
+import SitegenOutput
 
 /// What every page of the layout needs to know.
 public struct PageMeta: Sendable {
@@ -55,6 +56,13 @@ public struct RenderKit: Sendable {
         var context = page.context
         context["layout"] = layout(meta).context
         return templates.renderBytes(Page.template, context)
+    }
+
+    /// The same page written to `sink` as it renders (TemplateSet's `render(_:_:into:)`).
+    package func page<Page: PageModel, Sink: ByteSink>(_ page: Page, meta: PageMeta, into sink: inout Sink) throws {
+        var context = page.context
+        context["layout"] = layout(meta).context
+        try templates.render(Page.template, context, into: &sink)
     }
 
     /// Renders a partial on its own (a trip card, rendered once and reused by every view).

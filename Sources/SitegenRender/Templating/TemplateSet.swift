@@ -1,6 +1,7 @@
 import Foundation
 import SitegenCore
 import SitegenInput
+import SitegenOutput
 
 /// A template problem, with file, line and column when known.
 public struct TemplateError: Error, Sendable, CustomStringConvertible {
@@ -105,5 +106,27 @@ public struct TemplateSet: Sendable {
         precondition(names.contains(name), "template \(name) was not loaded")
         if let engine { return engine(name, context) }
         return renderer.render(name, context: context)
+    }
+
+    /// The same bytes, written to `sink` as they are rendered, a megabyte or so at a time
+    /// (MustacheRenderer's `render(_:context:into:flush:)`).
+    package func render<Sink: ByteSink>(_ name: String, _ context: [String: Any], into sink: inout Sink) throws {
+        precondition(names.contains(name), "template \(name) was not loaded")
+        if let engine {
+            sink.bytes += engine(name, context)
+            return try sink.flushIfFull()
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(1 << 20 + 64 << 10)
+        var failure: Error?
+        renderer.render(name, context: context, into: &output) { output in
+            guard failure == nil else { return output.removeAll(keepingCapacity: true) }
+            sink.bytes += output
+            output.removeAll(keepingCapacity: true)
+            do { try sink.flushIfFull() } catch { failure = error }
+        }
+        if let failure { throw failure }
+        sink.bytes += output
+        try sink.flushIfFull()
     }
 }
