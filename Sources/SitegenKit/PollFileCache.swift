@@ -139,16 +139,17 @@ struct PollFileCache: Sendable {
         head.string(build)
         head.int(files.count)
         try sink(head.bytes)
-        // A megabyte at a time: most shares are a kept file's bytes, a few hundred each.
-        var pieces = BinaryWriter(capacity: 1 << 20)
+        // A quarter of a megabyte at a time: the cache is written while the site renders, so
+        // what it holds adds to the build's peak.
+        var pieces = BinaryWriter(capacity: 1 << 18)
         for path in files.keys.sorted() {
             guard let share = encodedShare(path) else { throw CocoaError(.fileReadUnknown) }
+            if pieces.bytes.count + share.count > 1 << 18, !pieces.bytes.isEmpty {
+                try sink(pieces.bytes)
+                pieces = BinaryWriter(capacity: 1 << 18)
+            }
             pieces.string(path)
             pieces.blob(share)
-            if pieces.bytes.count >= 1 << 20 {
-                try sink(pieces.bytes)
-                pieces = BinaryWriter(capacity: 1 << 20)
-            }
         }
         try sink(pieces.bytes)
         var count = BinaryWriter()

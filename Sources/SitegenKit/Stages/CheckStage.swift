@@ -14,9 +14,7 @@ struct CheckStage {
         ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log)
         ExportSet.checkUniqueness(inputs.polls, log: log)
         inputs.plausibility.report(to: log)
-        if !inputs.exports.customItems.isEmpty {
-            inputs.layout.reportOrphanItems(inputs.exports.customItems, pollTrips: Set(inputs.polls.flatMap(\.tripIds)))
-        }
+        inputs.layout.reportOrphanItems(inputs.exports.customItems, polls: inputs.polls)
         if log.hasErrors { throw .inputErrors(count: log.errorCount) }
         if let message = failure.message { throw .io(message) }
         return inputs
