@@ -34,4 +34,27 @@ struct BallotsByPollTests {
         #expect(ballots.files.map(\.count) == [3, 0, 2])
         #expect(ballots.files[2].map(\.0) == [second, first])
     }
+
+    @Test("Many files, empty ones among them, and polls spread over them: each poll's ballots as a filter of all would give them")
+    func manyFiles() {
+        let polls = (0..<7).map { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", $0))! }
+        var generator = SystemRandomNumberGenerator()
+        var ballots = BallotsByPoll()
+        var all: [(UUID, Ballot)] = []
+        var number = 0
+        for file in 0..<20 {
+            let size = file % 5 == 3 ? 0 : Int.random(in: 1...30, using: &generator)
+            let list = (0..<size).map { _ -> (UUID, Ballot) in
+                number += 1
+                return (polls.randomElement(using: &generator)!, ballot(number, [0, 1]))
+            }
+            ballots.add(file: list)
+            all += list
+        }
+        #expect(ballots.count == all.count)
+        for poll in polls {
+            #expect(ballots[poll] == all.filter { $0.0 == poll }.map(\.1))
+        }
+        #expect(ballots.pollIds == Set(all.map(\.0)))
+    }
 }

@@ -11,37 +11,54 @@ import SitegenModel
 public struct BallotsByPoll: Sendable {
     /// Each vote file's ballots with their polls' ids, in the order the files were added.
     public private(set) var files: [[(UUID, Ballot)]] = []
-    /// Per poll, its ballots' places in `files`, in file order, then record order.
-    private var places: [UUID: [Place]] = [:]
+    /// Where each file's ballots start in the numbering of all ballots.
+    private var fileStarts: [Int] = []
+    /// Per poll, its first and last ballot by number; each ballot links to the next ballot
+    /// of its poll (`next`, -1 after the last). An array per poll, as before, was 10,000
+    /// small allocations at 10,000 polls.
+    private var ends: [UUID: (first: Int32, last: Int32)] = [:]
+    private var next: [Int32] = []
     public private(set) var count = 0
-
-    private struct Place: Sendable {
-        let file: UInt32
-        let index: UInt32
-    }
 
     public init() {}
 
     /// Adds the next vote file's ballots.
     public mutating func add(file ballots: [(UUID, Ballot)]) {
-        let file = UInt32(files.count)
+        fileStarts.append(count)
         files.append(ballots)
-        for (index, (poll, _)) in ballots.enumerated() {
-            places[poll, default: []].append(Place(file: file, index: UInt32(index)))
+        next.reserveCapacity(count + ballots.count)
+        for (poll, _) in ballots {
+            let number = Int32(count)
+            next.append(-1)
+            if let (first, last) = ends[poll] {
+                next[Int(last)] = number
+                ends[poll] = (first, number)
+            } else {
+                ends[poll] = (number, number)
+            }
+            count += 1
         }
-        count += ballots.count
     }
 
     /// The ballots cast for `poll`, in file order, then record order.
     public subscript(poll: UUID) -> [Ballot] {
-        places[poll]?.map { files[Int($0.file)][Int($0.index)].1 } ?? []
+        var ballots: [Ballot] = []
+        forEach(of: poll) { ballots.append($0) }
+        return ballots
     }
 
     /// Calls `body` with each ballot cast for `poll`, in the same order, gathering none.
     public func forEach(of poll: UUID, _ body: (Ballot) -> Void) {
-        for place in places[poll] ?? [] { body(files[Int(place.file)][Int(place.index)].1) }
+        guard let (first, _) = ends[poll] else { return }
+        var number = Int(first), file = 0
+        while number >= 0 {
+            // Numbers only grow along a poll's chain, so its file is found by walking on.
+            while file + 1 < fileStarts.count, fileStarts[file + 1] <= number { file += 1 }
+            body(files[file][number - fileStarts[file]].1)
+            number = Int(next[number])
+        }
     }
 
     /// The polls that ballots were cast for.
-    public var pollIds: Set<UUID> { Set(places.keys) }
+    public var pollIds: Set<UUID> { Set(ends.keys) }
 }
