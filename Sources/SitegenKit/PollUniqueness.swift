@@ -12,25 +12,22 @@ extension ExportSet {
     /// summaries made an array per poll, 10,000 small allocations at 10,000 polls for a
     /// check that nearly always finds nothing.
     public static func checkUniqueness(_ polls: [PollSummary], log: DiagnosticLog) {
-        var firstByCode: [ShareCode: Int] = Dictionary(minimumCapacity: polls.count)
+        reportClashes(polls, by: \.shareCode, field: "shareCode", log: log) { "share code \($0.shareCode)" }
+        reportClashes(polls, by: \.id, field: "id", log: log) { "poll id \($0.id.uuidString)" }
+    }
+
+    /// Reports each poll whose `key` an earlier poll has, against the first of them.
+    private static func reportClashes<Key: Hashable>(_ polls: [PollSummary], by key: (PollSummary) -> Key, field: String,
+                                                    log: DiagnosticLog, _ named: (PollSummary) -> String) {
+        var firstByKey: [Key: Int] = Dictionary(minimumCapacity: polls.count)
         for (index, poll) in polls.enumerated() {
-            guard let first = firstByCode[poll.shareCode] else {
-                firstByCode[poll.shareCode] = index
+            guard let first = firstByKey[key(poll)] else {
+                firstByKey[key(poll)] = index
                 continue
             }
             let used = polls[first]
-            log.add(poll.source.diagnostic(.error, field: "shareCode",
-                "share code \(poll.shareCode) is also used by \"\(used.title)\" (\(used.source.file):\(used.source.line))"))
-        }
-        var firstById: [UUID: Int] = Dictionary(minimumCapacity: polls.count)
-        for (index, poll) in polls.enumerated() {
-            guard let first = firstById[poll.id] else {
-                firstById[poll.id] = index
-                continue
-            }
-            let used = polls[first]
-            log.add(poll.source.diagnostic(.error, field: "id",
-                "poll id \(poll.id.uuidString) is also used by \"\(used.title)\" (\(used.source.file):\(used.source.line))"))
+            log.add(poll.source.diagnostic(.error, field: field,
+                "\(named(poll)) is also used by \"\(used.title)\" (\(used.source.file):\(used.source.line))"))
         }
     }
 }
