@@ -4,6 +4,14 @@
 #include <fcntl.h>
 #include <stdio.h>
 
+int sitegen_open_folder_for_lookup(int parent, const char *path) {
+#ifdef O_PATH
+    return openat(parent, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+#else
+    return openat(parent, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#endif
+}
+
 int sitegen_exchange_paths(const char *a, const char *b) {
 #if defined(__linux__) && defined(RENAME_EXCHANGE)
     return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);

@@ -1,3 +1,4 @@
+import CFileSwap
 import Foundation
 import SitegenCore
 import SitegenInput
@@ -181,7 +182,10 @@ public struct BuildState: Sendable, Equatable {
     /// hand-edited file forces a full build). Checked a few thousand files at a time, in
     /// parallel.
     public func isIntact(_ output: URL) -> Bool {
-        let root = output.path + "/"
+        // Looked up from the output folder: the path to it is walked once, not per file.
+        let folder = sitegen_open_folder_for_lookup(AT_FDCWD, output.path)
+        guard folder >= 0 else { return false }
+        defer { close(folder) }
         var batch: [(String, WrittenFile)] = []
         func check(_ batch: [(String, WrittenFile)]) -> Bool {
             let results = ConcurrentResults<Bool>(count: 1)
@@ -191,7 +195,7 @@ public struct BuildState: Sendable, Equatable {
                 while index < batch.count {
                     let (path, file) = batch[index]
                     var info = stat()
-                    if stat(root + path, &info) != 0 || Int(info.st_size) != file.size
+                    if fstatat(folder, path, &info, 0) != 0 || Int(info.st_size) != file.size
                         || nanoseconds(info.st_mtim) != file.modified {
                         results[0] = false
                         return
@@ -254,22 +258,15 @@ public struct BuildState: Sendable, Equatable {
         var json = head.filter { $0 != UInt8(ascii: "\n") }
         json.append(UInt8(ascii: "\n"))
         try outputs { path, entry in
-            json += "{\"path\": ".utf8
-            if path.allSatisfy(JSONOutput.isPlain) {
-                // Nearly every path: copied as it is, without making a string of it.
-                json.append(UInt8(ascii: "\""))
-                json += path
-                json.append(UInt8(ascii: "\""))
-            } else {
-                JSONOutput.appendString(String(decoding: path, as: UTF8.self), to: &json)
-            }
-            json += ", \"sha256\": \"".utf8
+            json += LinePart.path
+            JSONOutput.appendString(utf8: path, to: &json)
+            json += LinePart.hash
             entry.hash.appendHex(to: &json)
-            json += "\", \"size\": ".utf8
+            json += LinePart.size
             JSONOutput.appendDecimal(entry.size, to: &json)
-            json += ", \"modified\": \"".utf8
+            json += LinePart.modified
             JSONOutput.appendDecimal(entry.modified, to: &json)
-            json += "\"}\n".utf8
+            json += LinePart.end
             if json.count >= 1 << 20 {
                 try file.write(json)
                 json.removeAll(keepingCapacity: true)
@@ -280,6 +277,15 @@ public struct BuildState: Sendable, Equatable {
         guard rename(temporary.path, target.path) == 0 else {
             throw OutputError(message: "\(displayPath(target)): cannot save build state: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// The fixed parts of a file's line, between its values (`quickOutputFields` reads them).
+    private enum LinePart {
+        static let path = Array("{\"path\": ".utf8)
+        static let hash = Array(", \"sha256\": \"".utf8)
+        static let size = Array("\", \"size\": ".utf8)
+        static let modified = Array(", \"modified\": \"".utf8)
+        static let end = Array("\"}\n".utf8)
     }
 
     /// Where SitegenKit's PollFileCache is kept, beside the state.

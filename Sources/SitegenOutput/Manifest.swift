@@ -35,8 +35,9 @@ public struct Manifest: Sendable {
         self.hiddenPrefix = hiddenPrefix
     }
 
-    /// Hands over the output files in path order, one at a time (OutputList.forEachSorted).
-    public typealias Outputs = ((Entry) throws -> Void) throws -> Void
+    /// Hands over the output files in path order, one at a time, each path as its UTF-8
+    /// bytes (OutputList.forEachSortedRecord).
+    public typealias Outputs = ((_ path: [UInt8], _ hash: ContentHash) throws -> Void) throws -> Void
 
     /// Writes manifest.json to `sink` as the outputs stream past: the same bytes as
     /// `json(outputs:).bytes()`, without a tree, or even the list, of hundreds of thousands
@@ -48,16 +49,17 @@ public struct Manifest: Sendable {
         sink.bytes += ",\n  \"outputs\": [".utf8
         var listed = 0
         var hidden = UnlistedDigest()
-        try outputs { entry in
-            if let hiddenPrefix, entry.path.hasPrefix(hiddenPrefix) {
-                hidden.add(entry)
+        let hiddenBytes = hiddenPrefix.map { Array($0.utf8) }
+        try outputs { path, hash in
+            if let hiddenBytes, path.starts(with: hiddenBytes) {
+                hidden.add(path, hash)
                 return
             }
-            sink.bytes += (listed == 0 ? "\n    {\n      \"path\": " : ",\n    {\n      \"path\": ").utf8
-            JSONOutput.appendString(entry.path, to: &sink.bytes)
-            sink.bytes += ",\n      \"sha256\": \"".utf8
-            entry.hash.appendHex(to: &sink.bytes)
-            sink.bytes += "\"\n    }".utf8
+            sink.bytes += listed == 0 ? Part.firstPath : Part.path
+            JSONOutput.appendString(utf8: path, to: &sink.bytes)
+            sink.bytes += Part.hash
+            hash.appendHex(to: &sink.bytes)
+            sink.bytes += Part.end
             listed += 1
             try sink.flushIfFull()
         }
@@ -72,7 +74,7 @@ public struct Manifest: Sendable {
     /// manifest.json for outputs held in memory, in any order.
     public func bytes(outputs: [Entry]) -> [UInt8] {
         var buffer = ByteBuffer()
-        try! write(outputs: { body in try Self.sorted(outputs).forEach(body) }, to: &buffer)
+        try! write(outputs: { body in try Self.sorted(outputs).forEach { try body(Array($0.path.utf8), $0.hash) } }, to: &buffer)
         return buffer.bytes
     }
 
@@ -83,7 +85,7 @@ public struct Manifest: Sendable {
         var members = members(listed: listed)
         if let hiddenPrefix {
             var hidden = UnlistedDigest()
-            sorted.filter { $0.path.hasPrefix(hiddenPrefix) }.forEach { hidden.add($0) }
+            sorted.filter { $0.path.hasPrefix(hiddenPrefix) }.forEach { hidden.add(Array($0.path.utf8), $0.hash) }
             members.append(("unlisted", hidden.json(prefix: hiddenPrefix)))
         }
         return .object(members)
@@ -107,15 +109,23 @@ public struct Manifest: Sendable {
         ]
     }
 
+    /// The fixed parts of an output's entry, between its values.
+    private enum Part {
+        static let firstPath = Array("\n    {\n      \"path\": ".utf8)
+        static let path = Array(",\n    {\n      \"path\": ".utf8)
+        static let hash = Array(",\n      \"sha256\": \"".utf8)
+        static let end = Array("\"\n    }".utf8)
+    }
+
     /// The unlisted files' summary: how many, and one SHA-256 over their "path hash" lines.
     private struct UnlistedDigest {
         var files = 0
         var hasher = ContentHasher()
 
-        mutating func add(_ entry: Entry) {
-            var line = Array(entry.path.utf8)
+        mutating func add(_ path: [UInt8], _ hash: ContentHash) {
+            var line = path
             line.append(UInt8(ascii: " "))
-            entry.hash.appendHex(to: &line)
+            hash.appendHex(to: &line)
             line.append(UInt8(ascii: "\n"))
             hasher.update(line)
             files += 1

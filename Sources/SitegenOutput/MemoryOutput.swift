@@ -153,7 +153,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         let (list, late) = lock.withLock { (written, self.late) }
         try writeStreamed(Manifest.path) { file in
             try manifest.write(outputs: { body in
-                try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
+                try list.forEachSortedRecord(adding: late) { path, file in try body(path, file.hash) }
             }, to: &file)
         }
     }

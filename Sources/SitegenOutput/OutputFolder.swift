@@ -196,9 +196,13 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     public func reuse(_ paths: [String]) throws(OutputError) -> Bool {
         var found: [(String, WrittenFile)] = []
         found.reserveCapacity(paths.count)
+        // A poll's files share its folder: looked up once, each file's stat walks only the
+        // rest of its path (a third of the kernel's work for 140,000 files at 10,000 polls).
+        let shared = SharedFolder(of: paths, inside: publishedDescriptor)
+        defer { shared.close() }
         for path in paths {
             // Stat only: a file with its recorded size and modification time has its recorded bytes.
-            guard let old = previous[DigestKey(path)], isRecorded(path, old) else { return false }
+            guard let old = previous[DigestKey(path)], isRecorded(path, old, in: shared) else { return false }
             found.append((path, old))
         }
         recordedAgain.add(found.count)
@@ -238,7 +242,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         do {
             if let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
-                if isRecorded(path, old) {
+                if isRecorded(path, old, in: SharedFolder.none) {
                     // In place, an unchanged file is simply left where it is.
                     if updatesInPlace { return old.modified }
                     try makeParent(of: path)
@@ -291,7 +295,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             if recorded != nil { recordedAgain.add(1) }
             if let old = recorded, old.hash == result.hash, old.size == result.size {
                 let published = outputPath + "/" + path
-                if isRecorded(path, old) {
+                if isRecorded(path, old, in: SharedFolder.none) {
                     unchanged = true
                     guard unlink(target) == 0, updatesInPlace || link(published, target) == 0 else {
                         throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -343,7 +347,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let list = self.list, late = self.late
         try writeStreamed(Manifest.path) { file in
             try manifest.write(outputs: { body in
-                try list.forEachSorted(adding: late) { path, file in try body(Manifest.Entry(path: path, hash: file.hash)) }
+                try list.forEachSortedRecord(adding: late) { path, file in try body(path, file.hash) }
             }, to: &file)
         }
     }
@@ -411,12 +415,61 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             && nanoseconds(info.st_mtim) == recorded.modified
     }
 
-    /// `isRecorded` for a path inside the published folder, looked up from its descriptor.
-    private func isRecorded(_ path: String, _ recorded: WrittenFile) -> Bool {
+    /// `isRecorded` for a path inside the published folder, looked up from `shared` (the
+    /// folder it is in) when that is open, else from the published folder.
+    private func isRecorded(_ path: String, _ recorded: WrittenFile, in shared: SharedFolder) -> Bool {
         guard publishedDescriptor >= 0 else { return Self.isRecorded(outputPath + "/" + path, recorded) }
         var info = stat()
-        return recorded.modified != 0 && fstatat(publishedDescriptor, path, &info, 0) == 0 && Int(info.st_size) == recorded.size
+        let found = path.withCString { path in
+            shared.descriptor >= 0 ? fstatat(shared.descriptor, path + shared.prefixLength, &info, 0) == 0
+                                   : fstatat(publishedDescriptor, path, &info, 0) == 0
+        }
+        return recorded.modified != 0 && found && Int(info.st_size) == recorded.size
             && nanoseconds(info.st_mtim) == recorded.modified
+    }
+
+    /// The deepest folder that holds all of a group of paths, opened for lookups only
+    /// (`O_PATH`); not open (descriptor -1) when the paths share none or it cannot be opened.
+    struct SharedFolder {
+        let descriptor: Int32
+        /// The length of its path in bytes, with the slash after it; 0 when not open.
+        let prefixLength: Int
+
+        init(of paths: [String], inside parent: Int32) {
+            var length = Self.sharedPrefixLength(paths)
+            var descriptor: Int32 = -1
+            if parent >= 0, length > 0, let first = paths.first {
+                descriptor = sitegen_open_folder_for_lookup(parent, String(first.utf8.prefix(length - 1))!)
+            }
+            if descriptor < 0 { length = 0 }
+            self.descriptor = descriptor
+            prefixLength = length
+        }
+
+        /// The length of the paths' longest shared prefix that ends with a slash.
+        static func sharedPrefixLength(_ paths: [String]) -> Int {
+            guard let first = paths.first else { return 0 }
+            let head = Array(first.utf8)
+            var length = head.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            for path in paths.dropFirst() where length > 0 {
+                var same = 0
+                for (a, b) in zip(head.prefix(length), path.utf8) {
+                    guard a == b else { break }
+                    same += 1
+                }
+                if same < length {
+                    length = head.prefix(same).lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+                }
+            }
+            return length
+        }
+
+        /// No folder: paths are looked up from the published folder.
+        static let none = SharedFolder(of: [], inside: -1)
+
+        func close() {
+            if descriptor >= 0 { Glibc.close(descriptor) }
+        }
     }
 
     /// Nanoseconds since 1970, or 0 when the file cannot be read. Renaming the staging

@@ -248,6 +248,17 @@ struct DependencyRebuildTests {
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: page.path)
         }
         #expect(touched.contains("polls/TWB2AA/index.html"))
+        // A file deeper in the poll's folder (the files of a poll are looked up from its
+        // folder, OutputFolder.SharedFolder), and one deleted.
+        let deep = try relinkedOnDisk { site in
+            let page = site.root.appendingPathComponent("Output/polls/TWB2AA/trips/2/index.html")
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: page.path)
+        }
+        #expect(deep.contains("polls/TWB2AA/trips/2/index.html"))
+        let deleted = try relinkedOnDisk { site in
+            try FileManager.default.removeItem(at: site.root.appendingPathComponent("Output/polls/TWB2AA/least-miles/index.html"))
+        }
+        #expect(deleted.contains("polls/TWB2AA/least-miles/index.html"))
         let foreign = try relinkedOnDisk { site in
             let state = BuildState.url(for: site.root.appendingPathComponent("Output"))
             var lines = try String(contentsOf: state, encoding: .utf8).components(separatedBy: "\n")

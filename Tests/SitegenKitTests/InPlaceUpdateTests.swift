@@ -175,6 +175,21 @@ struct InPlaceUpdateTests {
         #expect(!OutputFolder.isSitegenOutput(site.root.appendingPathComponent("Missing")))
     }
 
+    @Test("A group of paths is looked up from the deepest folder they all are in")
+    func sharedFolder() {
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["polls/AB/index.html", "polls/AB/trips/3/index.html", "polls/AB/results.json"]) == 9)
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["polls/AB/trips/3/index.html", "polls/AB/trips/4/index.html"]) == 15)
+        // A folder whose name starts another's is not shared.
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["polls/AB/index.html", "polls/ABC/index.html"]) == 6)
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["polls/AB/index.html", "polls/AB"]) == 6)
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["index.html", "polls/AB/index.html"]) == 0)
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["polls/AB/index.html"]) == 9)
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["index.html"]) == 0)
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength([]) == 0)
+        #expect(OutputFolder.SharedFolder.sharedPrefixLength(["trips/é/a.html", "trips/é/b/c.html"]) == 9)
+        #expect(OutputFolder.SharedFolder.none.descriptor == -1 && OutputFolder.SharedFolder.none.prefixLength == 0)
+    }
+
     @Test("The last build's index finds each of many files and nothing else")
     func recordedFiles() {
         let files = (0..<5_000).map { number in

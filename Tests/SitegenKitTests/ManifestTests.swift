@@ -24,6 +24,22 @@ struct ManifestTests {
         }
     }
 
+    @Test("A path's bytes are written as its string is: copied when plain, else escaped")
+    func pathBytes() {
+        let paths = ["polls/ABC234/index.html", "", "a<b>&c", "q\"uote\\", "tab\there\n", "line\u{2028}sep\u{2029}",
+                     "trips/é/index.html", "\u{1}\u{1f}", "~ !#$%'()*+,-./:;=?@[]^_`{|}"]
+        for path in paths {
+            var bytes: [UInt8] = [], string: [UInt8] = []
+            JSONOutput.appendString(utf8: Array(path.utf8), to: &bytes)
+            JSONOutput.appendString(path, to: &string)
+            #expect(bytes == string, "\(path)")
+        }
+        // SHA-256 of "abc" (FIPS 180-2's example), after what was there.
+        var hex: [UInt8] = [0x7B]
+        ContentHash(of: Array("abc".utf8)).appendHex(to: &hex)
+        #expect(hex == [0x7B] + Array("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad".utf8))
+    }
+
     @Test("Exact layout: sorted outputs, two-space indentation, escaped paths")
     func layout() {
         let manifest = Manifest(buildTime: Date(timeIntervalSince1970: 1_781_291_100), inputs: [Self.inputs[0]])

@@ -9,4 +9,8 @@ int sitegen_exchange_paths(const char *a, const char *b);
 /// Returns 0 once it is started, -1 with errno set otherwise.
 int sitegen_remove_in_background(const char *path);
 
+/// Opens a folder for looking files up in it only (Linux O_PATH, else read-only), relative
+/// to the folder `parent` (or AT_FDCWD). Returns a descriptor, or -1 with errno set.
+int sitegen_open_folder_for_lookup(int parent, const char *path);
+
 #endif
