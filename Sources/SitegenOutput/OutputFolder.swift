@@ -30,6 +30,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// The previous build's files, for linking unchanged ones instead of writing them.
     var previous = RecordedFiles.none
     public private(set) var lastPollKeys: Set<String> = []
+    public var lastFileCount: Int { previous.count }
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
     /// (the sitemap's files, manifest.json).

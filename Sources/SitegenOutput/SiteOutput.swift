@@ -34,6 +34,10 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// read its record and returned nil; empty when there is no usable record.
     var lastPollKeys: Set<String> { get }
 
+    /// How many files the last build recorded (0 without a usable record), once
+    /// `lastBuild(matching:)` has read them: about as many as this build will plan.
+    var lastFileCount: Int { get }
+
     /// Calls `body` with what the last build kept for reading only the poll files that
     /// changed (SitegenKit's PollFileCache), once the output is open (a rebuild decodes it
     /// while `lastBuild(matching:)` reads the last build's files); nil when there is none.
