@@ -73,6 +73,29 @@ public struct BuildState: Sendable, Equatable {
         }
     }
 
+    /// The paths listed by a state that `read` does not take because another version of
+    /// sitegen wrote it (its `format` is another `sitegen-state N`), as long as each of its
+    /// file lines still names a path. They still show which files of the output folder
+    /// sitegen wrote, so the first build after an upgrade or a downgrade replaces the folder
+    /// whole instead of refusing it. Nothing is linked from them: their modification time
+    /// is 0, which `OutputFolder.isRecorded` never takes. nil for anything else.
+    package static func pathsOfAnotherVersion(for output: URL) -> RecordedFiles? {
+        guard let lines = try? LineReader(path: url(for: output).path), let first = try? lines.next(),
+              let root = try? JSONParser.parse(Array(first)), let head = try? JSONField(root).object(),
+              let version = try? head.required("format").string(), version.hasPrefix("sitegen-state "), version != format
+        else { return nil }
+        var entries: [(key: DigestKey, file: WrittenFile)] = []
+        do {
+            while let line = try lines.next() {
+                let path = try JSONField(try JSONParser.parse(Array(line))).object().required("path").string()
+                entries.append((DigestKey(path), WrittenFile(hash: ContentHash(of: []), size: 0, modified: 0)))
+            }
+        } catch {
+            return nil
+        }
+        return RecordedFiles(entries: entries)
+    }
+
     /// Hands every recorded output file to `body`, in path order, read line by line.
     package func forEachOutput(_ body: (String, WrittenFile) throws -> Void) throws {
         let lines = try LineReader(path: url.path)

@@ -15,10 +15,15 @@ extension OutputError {
 
     /// Refuses to replace `output` (as shown) while it holds files that the last build did not
     /// write and that are not kept: `named` are the first few, `count` all of them.
-    /// `missingRecord`: the record of the last build that was looked for and not found.
-    package static func strangers(in output: String, named: [String], count: Int, missingRecord: String?) -> OutputError {
+    /// `missingRecord`: the record of the last build that was looked for and not found;
+    /// `unreadable` when it is there but could not be read.
+    package static func strangers(in output: String, named: [String], count: Int, missingRecord: String?,
+                                  unreadable: Bool = false) -> OutputError {
         var more = count > named.count ? " and \(count - named.count) more" : ""
-        if let missingRecord { more += " (there is no record of an earlier build here: \(missingRecord) is missing)" }
+        if let missingRecord {
+            more += unreadable ? " (\(missingRecord), the record of the last build here, cannot be read)"
+                               : " (there is no record of an earlier build here: \(missingRecord) is missing)"
+        }
         return OutputError(message: "\(output): refusing to replace this folder: \(Formatting.count(count, "file")) in it "
             + "\(count == 1 ? "was" : "were") not written by sitegen: \(named.joined(separator: ", "))\(more). "
             + "Move \(count == 1 ? "it" : "them") away, or list \(count == 1 ? "it" : "them") under `keep:` in site.yml")

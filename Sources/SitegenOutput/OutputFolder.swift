@@ -174,7 +174,11 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         previous = index ?? .none
         if !previous.isEmpty { publishedDescriptor = Glibc.open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         updatesInPlace = !previous.isEmpty && Self.isSitegenOutput(output)
-        if !updatesInPlace { try checkOwnership(recorded: index) }
+        if !updatesInPlace {
+            // A state another sitegen wrote still says which files are sitegen's: the folder
+            // is then replaced whole, as the issue asks of a state from another version.
+            try checkOwnership(recorded: index ?? (state == nil ? BuildState.pathsOfAnotherVersion(for: output) : nil))
+        }
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
         return nil
     }

@@ -131,6 +131,38 @@ struct CommandLineTests {
         #expect(result.stderr == "Templates/convoy.mustache:98:9: error: {{#peple}}: no such variable in {{#needsSeat}} or on a convoy page (did you mean \"people\"?)\n")
     }
 
+    @Test("A build state another version of sitegen wrote means a full build; a file it does not list is still refused")
+    func stateOfAnotherVersion() throws {
+        let site = try goldenSite()
+        #expect(try SitegenProcess.run(["build", "--quiet"], in: site.root).status == 0)
+        let cold = try fileTree(site.root.appendingPathComponent("Output"))
+        let state = site.root.appendingPathComponent(".Output.sitegen-state.json")
+        func setFormat(_ format: String) throws {
+            let text = try String(contentsOf: state, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: #""format": "sitegen-state 2""#, with: #""format": "\#(format)""#).utf8).write(to: state)
+        }
+        // An older sitegen's state (or a newer one's, after a downgrade): replaced whole.
+        try setFormat("sitegen-state 1")
+        let older = try SitegenProcess.run(["build", "--verbose"], in: site.root)
+        #expect(older.status == 0)
+        #expect(older.stderr.contains("  Poll files read: 1 of 1; vote files read: 2 of 2\n"))
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
+        #expect(try String(contentsOf: state, encoding: .utf8).contains(#""format": "sitegen-state 2""#))
+        // Its list still says which files are sitegen's: one it does not name stops the build.
+        try setFormat("sitegen-state 9")
+        try site.write("Output/notes.txt", "mine")
+        let stranger = try SitegenProcess.run(["build"], in: site.root)
+        #expect(stranger.status == 3)
+        #expect(stranger.stderr == "error: Output: refusing to replace this folder: 1 file in it was not written by sitegen: notes.txt. Move it away, or list it under `keep:` in site.yml\n")
+        // A state that cannot be read at all proves nothing, and the message says so.
+        try Data("not a state\n".utf8).write(to: state)
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Output/notes.txt"))
+        let damaged = try SitegenProcess.run(["build"], in: site.root)
+        #expect(damaged.status == 3)
+        #expect(damaged.stderr.hasSuffix("and \(cold.count - 10) more (.Output.sitegen-state.json, the record of the last build here, cannot be read). Move them away, or list them under `keep:` in site.yml\n"))
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
+    }
+
     @Test("Refusing a non-empty output folder that sitegen did not create exits 3")
     func refusesForeignOutput() throws {
         let site = try goldenSite()
