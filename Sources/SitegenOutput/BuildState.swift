@@ -77,23 +77,21 @@ public struct BuildState: Sendable, Equatable {
     /// sitegen wrote it (its `format` is another `sitegen-state N`), as long as each of its
     /// file lines still names a path. They still show which files of the output folder
     /// sitegen wrote, so the first build after an upgrade or a downgrade replaces the folder
-    /// whole instead of refusing it. Nothing is linked from them: their modification time
-    /// is 0, which `OutputFolder.isRecorded` never takes. nil for anything else.
-    package static func pathsOfAnotherVersion(for output: URL) -> RecordedFiles? {
+    /// whole instead of refusing it. nil for anything else.
+    package static func pathsOfAnotherVersion(for output: URL) -> [String]? {
         guard let lines = try? LineReader(path: url(for: output).path), let first = try? lines.next(),
               let root = try? JSONParser.parse(Array(first)), let head = try? JSONField(root).object(),
               let version = try? head.required("format").string(), version.hasPrefix("sitegen-state "), version != format
         else { return nil }
-        var entries: [(key: DigestKey, file: WrittenFile)] = []
+        var paths: [String] = []
         do {
             while let line = try lines.next() {
-                let path = try JSONField(try JSONParser.parse(Array(line))).object().required("path").string()
-                entries.append((DigestKey(path), WrittenFile(hash: ContentHash(of: []), size: 0, modified: 0)))
+                paths.append(try JSONField(try JSONParser.parse(Array(line))).object().required("path").string())
             }
         } catch {
             return nil
         }
-        return RecordedFiles(entries: entries)
+        return paths
     }
 
     /// Hands every recorded output file to `body`, in path order, read line by line.

@@ -30,6 +30,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// The previous build's files, for linking unchanged ones instead of writing them.
     var previous = RecordedFiles.none
     public private(set) var lastPollKeys: Set<String> = []
+    /// The paths another version's build state lists, when that is the record there
+    /// (`BuildState.pathsOfAnotherVersion`): whose the files are, and what `--changes`
+    /// lists as removed.
+    private var pathsOfAnotherVersion: [String] = []
     public var lastFileCount: Int { previous.count }
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
@@ -175,9 +179,14 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         if !previous.isEmpty { publishedDescriptor = Glibc.open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         updatesInPlace = !previous.isEmpty && Self.isSitegenOutput(output)
         if !updatesInPlace {
-            // A state another sitegen wrote still says which files are sitegen's: the folder
-            // is then replaced whole, as the issue asks of a state from another version.
-            try checkOwnership(recorded: index ?? (state == nil ? BuildState.pathsOfAnotherVersion(for: output) : nil))
+            // A state another version of sitegen wrote still says which files are sitegen's:
+            // the folder is then replaced whole (docs/robustness.md).
+            var recorded = index
+            if state == nil, let paths = BuildState.pathsOfAnotherVersion(for: output) {
+                pathsOfAnotherVersion = paths
+                recorded = RecordedFiles(entries: paths.map { (DigestKey($0), WrittenFile.unknown) })
+            }
+            try checkOwnership(recorded: recorded)
         }
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
         return nil
@@ -340,6 +349,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
                 throw OutputError(message: "\(displayPath(state.url)): cannot read the last build's files: \(error)")
             }
         }
+        for path in pathsOfAnotherVersion { old[path] = .unknown }
         let list = self.list, late = self.late
         do {
             return try OutputChanges.lines(old: old) { body in try list.forEachSorted(adding: late, body) }

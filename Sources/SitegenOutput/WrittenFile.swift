@@ -8,4 +8,9 @@ public struct WrittenFile: Sendable, Equatable {
     public var modified: Int = 0
 
     public var sha256: String { hash.hex }
+
+    /// A file known by its path only (listed by another version's build state): never
+    /// linked (`OutputFolder.isRecorded` needs a modification time) and always changed
+    /// (no file has this size).
+    package static let unknown = WrittenFile(hash: ContentHash(of: []), size: -1, modified: 0)
 }

@@ -142,9 +142,19 @@ struct CommandLineTests {
             try Data(text.replacingOccurrences(of: #""format": "sitegen-state 2""#, with: #""format": "\#(format)""#).utf8).write(to: state)
         }
         // An older sitegen's state (or a newer one's, after a downgrade): replaced whole.
+        // `--changes` lists every file as changed (nothing says which are not) and a path
+        // that state lists and the new site does not have as removed.
         try setFormat("sitegen-state 1")
-        let older = try SitegenProcess.run(["build", "--verbose"], in: site.root)
+        let gone = #"{"path": "polls/GONE99/index.html", "sha256": "x", "size": 1, "modified": "1"}"# + "\n"
+        let handle = try FileHandle(forWritingTo: state)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(gone.utf8))
+        try handle.close()
+        let older = try SitegenProcess.run(["build", "--verbose", "--changes", "changes.txt"], in: site.root)
         #expect(older.status == 0)
+        let changes = try site.read("changes.txt").split(separator: "\n").map(String.init)
+        #expect(changes == (cold.keys.map { "M \($0)" } + ["D polls/GONE99/index.html"])
+            .sorted { Array($0.dropFirst(2).utf8).lexicographicallyPrecedes(Array($1.dropFirst(2).utf8)) })
         #expect(older.stderr.contains("  Poll files read: 1 of 1; vote files read: 2 of 2\n"))
         #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
         #expect(try String(contentsOf: state, encoding: .utf8).contains(#""format": "sitegen-state 2""#))
