@@ -12,6 +12,7 @@ import SitegenRender
 final class PlannedPaths: @unchecked Sendable {
     private let lock = NSLock()
     private var seen = Set<DigestKey>()
+    private var counts = (files: 0, pages: 0, sitemapPages: 0)
 
     /// `expectedFiles`: about how many paths will be claimed (the last build's count), room
     /// made for at once: growing the set rehashed every key claimed so far, a third of the
@@ -19,7 +20,6 @@ final class PlannedPaths: @unchecked Sendable {
     init(expectedFiles: Int = 0) {
         seen.reserveCapacity(expectedFiles)
     }
-    private var counts = (files: 0, pages: 0, sitemapPages: 0)
 
     /// Files planned so far, pages among them (HTML files), and pages the sitemap lists.
     var files: Int { lock.withLock { counts.files } }

@@ -65,8 +65,7 @@ public struct ContentHash: Sendable, Hashable {
         let digits: StaticString = "0123456789abcdef"
         // Made on the stack and copied in one piece: manifest.json and the build state each
         // write 140,000 hashes at 10,000 polls.
-        var hex: (SIMD32<UInt8>, SIMD32<UInt8>) = (.zero, .zero)
-        withUnsafeMutableBytes(of: &hex) { out in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
             withUnsafeBytes(of: words) { raw in
                 for index in 0..<32 {
                     let byte = raw[index]
