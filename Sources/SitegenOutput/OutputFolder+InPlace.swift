@@ -81,7 +81,7 @@ extension OutputFolder {
     }
 
     private func isKept(_ path: String) -> Bool {
-        keep.contains { path == $0 || path.hasPrefix($0 + "/") }
+        keptAndWritten.names(path)
     }
 
     /// The last build's files that this build did not write, from the recorded list and the
@@ -91,21 +91,10 @@ extension OutputFolder {
         guard let state = lastState else { return [] }
         if recordedAgain.value == previous.count {
             // Every recorded path was written again, the usual rebuild: nothing to remove,
-            // and no need to read the last build's 140,000 lines a second time.
-            guard !keep.isEmpty else { return [] }
-            // By bytes, with each kept name's prefix made once: 140,000 paths at 10,000 polls.
-            let kept = keep.map { (name: Array($0.utf8), folder: Array(($0 + "/").utf8)) }
-            do {
-                var new = try list.sorted(adding: late)
-                while let entry = try new.nextRecord() {
-                    guard kept.contains(where: { entry.path == $0.name || entry.path.starts(with: $0.folder) }) else { continue }
-                    let path = String(decoding: entry.path, as: UTF8.self)
-                    throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(path)))
-                }
-            } catch let error as OutputError {
-                throw error
-            } catch {
-                throw readBackFailure(error)
+            // and no need to read the last build's 140,000 lines a second time, nor to walk
+            // the new ones for kept paths: those were noted as they were added.
+            if let path = keptAndWritten.first {
+                throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(path)))
             }
             return []
         }
@@ -252,6 +241,40 @@ extension OutputFolder {
 
 /// The paths a rebuild wrote into its staging folder, gathered from the parallel workers.
 /// A count kept from many threads (OutputFolder.recordedAgain).
+/// The `keep:` names, and the paths a build wrote or kept that are one of them or inside
+/// one. Every path of a rebuild passes through `note`; nearly all are turned away by their
+/// first byte.
+package final class KeptPaths: @unchecked Sendable {
+    private let kept: [(name: [UInt8], folder: [UInt8])]
+    private var firstBytes = [Bool](repeating: false, count: 256)
+    private let lock = NSLock()
+    private var found: [UInt8]?
+
+    init(_ keep: [String]) {
+        kept = keep.map { (Array($0.utf8), Array(($0 + "/").utf8)) }
+        for name in kept { if let byte = name.name.first { firstBytes[Int(byte)] = true } }
+    }
+
+    /// Whether `path` is a kept name or inside one.
+    func names(_ path: String) -> Bool {
+        guard let byte = path.utf8.first, firstBytes[Int(byte)] else { return false }
+        let bytes = Array(path.utf8)
+        return kept.contains { bytes == $0.name || bytes.starts(with: $0.folder) }
+    }
+
+    /// Remembers `path` when it is kept.
+    func note(_ path: String) {
+        guard names(path) else { return }
+        let bytes = Array(path.utf8)
+        lock.withLock {
+            if found.map({ OutputList.precedes(bytes, $0) }) ?? true { found = bytes }
+        }
+    }
+
+    /// The first noted path, in path order.
+    var first: String? { lock.withLock { found.map { String(decoding: $0, as: UTF8.self) } } }
+}
+
 package final class PathCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

@@ -52,6 +52,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     private var pollCacheWritten = false
     /// How many of the last build's paths this build has written or kept again.
     package let recordedAgain = PathCount()
+    /// Paths this build wrote or kept that `keep:` also names, noted as they are added:
+    /// publishing in place refuses the first (`removedPaths`) without walking every path.
+    package let keptAndWritten: KeptPaths
     package var journal: URL { workFolder.appendingPathComponent("\(workPrefix)journal") }
     /// An interrupted rebuild's journal could not be read: this build replaces the whole
     /// folder, which is all sitegen's, without comparing it with the last build's record.
@@ -69,6 +72,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
 
     public init(output: URL, keep: [String] = [], fileSystem: OutputFileSystem = .disk, removesInBackground: Bool = false) {
         self.keep = keep
+        keptAndWritten = KeptPaths(keep)
         self.fileSystem = fileSystem
         self.removesInBackground = removesInBackground
         self.output = output.standardizedFileURL
@@ -204,6 +208,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let hash = ContentHash(of: bytes)
         let modified = try place(path, bytes, hash: hash)
         list.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
+        keptAndWritten.note(path)
         if previous[DigestKey(path)] != nil { recordedAgain.add(1) }
     }
 
@@ -220,6 +225,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             found.append((path, old))
         }
         recordedAgain.add(found.count)
+        for path in paths { keptAndWritten.note(path) }
         if updatesInPlace {
             list.add(contentsOf: found)
             return true
@@ -284,11 +290,13 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     public func writeStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) -> WrittenFile {
         let result = try streamed(path, produce)
         late.append((path, result))
+        keptAndWritten.note(path)
         return result
     }
 
     public func writePageStreamed(_ path: String, _ produce: (inout StreamedFile) throws -> Void) throws(OutputError) {
         list.add(path, try streamed(path, produce))
+        keptAndWritten.note(path)
     }
 
     /// Writes a file as `produce` makes it; a file identical to the previous build's is left

@@ -91,6 +91,18 @@ struct InPlaceUpdateTests {
         #expect(try fileTree(output(site)) == before)
     }
 
+    @Test("Of several kept paths a rebuild writes, the first in path order is named, whichever thread wrote it")
+    func firstKeptAndWritten() throws {
+        let site = try rebuilds.site()
+        try rebuilds.buildOnDisk(site)
+        let first = try #require(try fileTree(output(site)).keys.filter { $0.hasPrefix("polls/") }
+            .min { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        try site.write("site.yml", try site.read("site.yml") + "keep: [tips, polls, sitemap.xml]\n")
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 3)
+        #expect(result.stderr == "error: Output/\(first): listed under `keep:` in site.yml, but sitegen writes this path\n")
+    }
+
     func text(_ site: TemporarySite) throws -> [String: String] {
         try fileTree(output(site)).filter { $0.key != "manifest.json" }.mapValues { String(decoding: $0, as: UTF8.self) }
     }
