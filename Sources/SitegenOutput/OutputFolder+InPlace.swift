@@ -80,32 +80,23 @@ extension OutputFolder {
         unlink(journal.path)
     }
 
-    private func isKept(_ path: String) -> Bool {
-        keptAndWritten.names(path)
-    }
-
     /// The last build's files that this build did not write, from the recorded list and the
     /// new one, both in path order, walked side by side. A new path that is also kept
-    /// (`keep:`) is an error, as in a full build (`carryOverKept`).
+    /// (`keep:`) is an error, as in a full build (`carryOverKept`); such paths were noted as
+    /// they were added (`keptAndWritten`).
     private func removedPaths() throws(OutputError) -> [String] {
         guard let state = lastState else { return [] }
-        if recordedAgain.value == previous.count {
-            // Every recorded path was written again, the usual rebuild: nothing to remove,
-            // and no need to read the last build's 140,000 lines a second time, nor to walk
-            // the new ones for kept paths: those were noted as they were added.
-            if let path = keptAndWritten.first {
-                throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(path)))
-            }
-            return []
+        if let path = keptAndWritten.first {
+            throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(path)))
         }
+        // Every recorded path was written again, the usual rebuild: nothing to remove, and
+        // no need to read the last build's 140,000 lines a second time.
+        if recordedAgain.value == previous.count { return [] }
         var removed: [String] = []
         do {
             var new = try list.sorted(adding: late)
             var next = try new.next()
             func advance() throws {
-                if let path = next?.path, isKept(path) {
-                    throw OutputError.keptAndWritten(displayPath(output.appendingPathComponent(path)))
-                }
                 next = try new.next()
             }
             try state.forEachOutput { path, _ in
