@@ -262,7 +262,6 @@ public struct BuildState: Sendable, Equatable {
                 .object([("severity", .string(o.severity.rawValue)), ("count", .int(o.count)),
                          ("summary", o.summary.map { .string($0) } ?? .null), ("file", o.file.map { .string($0) } ?? .null)])
             })),
-            ("pollKeys", .array(record.pollKeys.map { .string($0) })),
             ("inputs", .array(record.inputHashes.compactMap { input in
                 guard let size = input.stamp.size, let modified = input.stamp.modified, let changed = input.stamp.changed,
                       let inode = input.stamp.inode else { return nil }
@@ -277,7 +276,16 @@ public struct BuildState: Sendable, Equatable {
         // One line: strings never hold a raw line break (JSONOutput escapes it), so every
         // line break in the pretty-printed head is layout.
         var json = head.filter { $0 != UInt8(ascii: "\n") }
-        json.append(UInt8(ascii: "\n"))
+        // The poll keys go last, written straight into the line: as a JSON tree, 10,000 of
+        // them took two thirds of the time a one-ballot rebuild spent saving its state.
+        precondition(json.last == UInt8(ascii: "}"))
+        json.removeLast()
+        json += ",  \"pollKeys\": [".utf8
+        for (index, key) in record.pollKeys.enumerated() {
+            if index > 0 { json += ", ".utf8 }
+            JSONOutput.appendString(key, to: &json)
+        }
+        json += "]}\n".utf8
         try outputs { path, entry in
             json += LinePart.path
             JSONOutput.appendString(utf8: path, to: &json)
