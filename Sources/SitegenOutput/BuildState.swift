@@ -16,6 +16,9 @@ public struct BuildState: Sendable, Equatable {
     public var record: BuildRecord
     /// Where it was read from.
     package let url: URL
+    /// The file's size, time and inode when it was read: a rebuild writes the next state
+    /// from its bytes (`saveSpliced`) only while it is still that file.
+    package var stamp: FileStamp?
 
     /// Marks the first line, so a state file of another layout is not misread.
     package static let format = "sitegen-state 2"
@@ -28,6 +31,7 @@ public struct BuildState: Sendable, Equatable {
     /// there is none or it is unreadable.
     public static func read(for output: URL) -> BuildState? {
         let url = url(for: output)
+        let stamp = FileStamp(url.path)
         guard let lines = try? LineReader(path: url.path), let line = try? lines.next(),
               let root = try? JSONParser.parse(Array(line)) else { return nil }
         do throws(FieldError) {
@@ -67,7 +71,7 @@ public struct BuildState: Sendable, Equatable {
                                                     changed: try number("changed"), inode: UInt64(bitPattern: Int64(try number("inode")))),
                                    sha256: try i.required("sha256").string())
             } ?? []
-            return BuildState(record: record, url: url)
+            return BuildState(record: record, url: url, stamp: stamp)
         } catch {
             return nil
         }
@@ -247,6 +251,53 @@ public struct BuildState: Sendable, Equatable {
 
     /// Writes the state of a build whose output files `outputs` hands over, streamed to disk.
     package static func save(for output: URL, _ record: BuildRecord, outputs: Outputs) throws {
+        try write(for: output) { file in
+            var json = headLine(record)
+            try outputs { path, entry in
+                appendLine(path, entry, to: &json)
+                if json.count >= 1 << 20 {
+                    try file.write(json)
+                    json.removeAll(keepingCapacity: true)
+                }
+            }
+            try file.write(json)
+        }
+    }
+
+    /// Writes the state of a rebuild as the last build's file lines with `changes` made
+    /// (RecordSplice): the lines of unchanged files are copied as they are. False, with
+    /// nothing written, when the last state is no longer the file this build read, its
+    /// lines are not as `save` writes them, or the result would not list `record.files`
+    /// files; `save` then writes it whole.
+    package static func saveSpliced(for output: URL, _ record: BuildRecord, last: BuildState, lastFiles: Int,
+                                    changes: [RecordSplice.Change]) throws -> Bool {
+        guard let stamp = last.stamp, stamp.size != nil, FileStamp(last.url.path) == stamp else { return false }
+        return try MappedFile.withContents(of: last.url.path) { bytes throws -> Bool in
+            let source = SpliceSource.mapped(bytes)
+            guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+                  let splice = RecordSplice(source, region: newline + 1..<bytes.count, changes: changes, layout: Lines()),
+                  lastFiles - splice.removed + splice.added == record.files else { return false }
+            try write(for: output) { file in
+                var json = headLine(record)
+                for piece in splice.pieces {
+                    switch piece {
+                    case .old(let range):
+                        try file.write(json)
+                        json.removeAll(keepingCapacity: true)
+                        try source.forEachChunk(of: range) { try file.write($0) }
+                    case .new(let index):
+                        let change = changes[index]
+                        appendLine(change.path, change.file!, to: &json)
+                    }
+                }
+                try file.write(json)
+            }
+            return true
+        } ?? false
+    }
+
+    /// The first line: the build, its report and its inputs.
+    private static func headLine(_ record: BuildRecord) -> [UInt8] {
         let head = JSONOutput.object([
             ("format", .string(format)),
             ("fingerprint", .string(record.fingerprint)),
@@ -270,46 +321,66 @@ public struct BuildState: Sendable, Equatable {
                                 ("inode", .string(String(Int(truncatingIfNeeded: inode)))), ("sha256", .string(input.sha256))])
             })),
         ]).bytes()
+        // One line: strings never hold a raw line break (JSONOutput escapes it), so every
+        // line break in the pretty-printed head is layout.
+        var line = head.filter { $0 != UInt8(ascii: "\n") }
+        // The poll keys go last, written straight into the line: as a JSON tree, 10,000 of
+        // them took two thirds of the time a one-ballot rebuild spent saving its state.
+        precondition(line.last == UInt8(ascii: "}"))
+        line.removeLast()
+        line += ",  \"pollKeys\": [".utf8
+        for (index, key) in record.pollKeys.enumerated() {
+            if index > 0 { line += ", ".utf8 }
+            JSONOutput.appendString(key, to: &line)
+        }
+        line += "]}\n".utf8
+        return line
+    }
+
+    /// One output file's line.
+    private static func appendLine(_ path: [UInt8], _ entry: WrittenFile, to json: inout [UInt8]) {
+        json += LinePart.path
+        JSONOutput.appendString(utf8: path, to: &json)
+        json += LinePart.hash
+        entry.hash.appendHex(to: &json)
+        json += LinePart.size
+        JSONOutput.appendDecimal(entry.size, to: &json)
+        json += LinePart.modified
+        JSONOutput.appendDecimal(entry.modified, to: &json)
+        json += LinePart.end
+    }
+
+    /// Writes the state under a temporary name and renames it into place.
+    private static func write(for output: URL, _ body: (ChunkedFile) throws -> Void) throws {
         let target = Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")
         let file = try ChunkedFile(temporary.path)
-        // One line: strings never hold a raw line break (JSONOutput escapes it), so every
-        // line break in the pretty-printed head is layout.
-        var json = head.filter { $0 != UInt8(ascii: "\n") }
-        // The poll keys go last, written straight into the line: as a JSON tree, 10,000 of
-        // them took two thirds of the time a one-ballot rebuild spent saving its state.
-        precondition(json.last == UInt8(ascii: "}"))
-        json.removeLast()
-        json += ",  \"pollKeys\": [".utf8
-        for (index, key) in record.pollKeys.enumerated() {
-            if index > 0 { json += ", ".utf8 }
-            JSONOutput.appendString(key, to: &json)
-        }
-        json += "]}\n".utf8
-        try outputs { path, entry in
-            json += LinePart.path
-            JSONOutput.appendString(utf8: path, to: &json)
-            json += LinePart.hash
-            entry.hash.appendHex(to: &json)
-            json += LinePart.size
-            JSONOutput.appendDecimal(entry.size, to: &json)
-            json += LinePart.modified
-            JSONOutput.appendDecimal(entry.modified, to: &json)
-            json += LinePart.end
-            if json.count >= 1 << 20 {
-                try file.write(json)
-                json.removeAll(keepingCapacity: true)
-            }
-        }
-        try file.write(json)
+        try body(file)
         try file.close()
         guard rename(temporary.path, target.path) == 0 else {
             throw OutputError(message: "\(displayPath(target)): cannot save build state: \(String(cString: strerror(errno)))")
         }
     }
 
+    /// The file lines as RecordSplice finds them: one a line, the path first.
+    struct Lines: RecordLayout {
+        func recordStart(_ bytes: UnsafeRawBufferPointer, holding offset: Int, from lowest: Int) -> Int? {
+            var index = offset
+            while index > lowest && bytes[index - 1] != UInt8(ascii: "\n") { index -= 1 }
+            return index
+        }
+
+        func record(_ bytes: UnsafeRawBufferPointer, at start: Int, end: Int) -> (path: [UInt8], next: Int)? {
+            guard bytes.has(LinePart.path, at: start),
+                  let (path, after) = bytes.jsonString(at: start + LinePart.path.count, before: end),
+                  bytes.has(LinePart.hash, at: after),
+                  let newline = bytes[after..<end].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            return (path, newline + 1)
+        }
+    }
+
     /// The fixed parts of a file's line, between its values (`quickOutputFields` reads them).
-    private enum LinePart {
+    fileprivate enum LinePart {
         static let path = Array("{\"path\": ".utf8)
         static let hash = Array(", \"sha256\": \"".utf8)
         static let size = Array("\", \"size\": ".utf8)

@@ -15,6 +15,10 @@ package final class ChunkedFile {
         try writeFully(descriptor, bytes)
     }
 
+    package func write(_ buffer: UnsafeRawBufferPointer) throws {
+        try writeFully(descriptor, buffer)
+    }
+
     package func close() throws {
         let result = Foundation.close(descriptor)
         descriptor = -1

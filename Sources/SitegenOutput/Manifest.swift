@@ -43,10 +43,7 @@ public struct Manifest: Sendable {
     /// `json(outputs:).bytes()`, without a tree, or even the list, of hundreds of thousands
     /// of files in memory.
     public func write<Sink: ByteSink>(outputs: Outputs, to sink: inout Sink) throws {
-        var head = members(listed: [])
-        head.removeLast()   // "outputs", written below
-        sink.bytes += JSONOutput.object(head).bytes().dropLast(3)   // drops "\n}\n": the object goes on
-        sink.bytes += ",\n  \"outputs\": [".utf8
+        sink.bytes += head
         var listed = 0
         var hidden = UnlistedDigest()
         let hiddenBytes = hiddenPrefix.map { Array($0.utf8) }
@@ -69,6 +66,83 @@ public struct Manifest: Sendable {
             hidden.json(prefix: hiddenPrefix).write(to: &sink.bytes, indent: 1)
         }
         sink.bytes += "\n}\n".utf8
+    }
+
+    /// Everything before the first output's entry.
+    private var head: [UInt8] {
+        var head = members(listed: [])
+        head.removeLast()   // "outputs", written after this
+        return JSONOutput.object(head).bytes().dropLast(3)   // drops "\n}\n": the object goes on
+            + Array(Self.outputsOpen)
+    }
+
+    private static let outputsOpen = Array(",\n  \"outputs\": [".utf8)
+    private static let listedClose = Array("\n  ]\n}\n".utf8)
+
+    /// Writes manifest.json as `last` (the last build's, mapped) with `changes` made to its
+    /// outputs (RecordSplice): the entries of unchanged files are copied as they are, the
+    /// head (build time, inputs) is made anew. The same bytes as `write`. False, with
+    /// nothing written, when it cannot be: with unlisted polls (their summary is one hash
+    /// over all of them), or when `last` is not as `write` makes it.
+    package func writeSpliced<Sink: ByteSink>(last source: SpliceSource, changes: [RecordSplice.Change],
+                                             to sink: inout Sink) throws -> Bool {
+        let last = source.bytes
+        guard hiddenPrefix == nil, last.count > Self.listedClose.count,
+              last.has(Self.listedClose, at: last.count - Self.listedClose.count),
+              let open = last.firstOffset(of: Self.outputsOpen) else { return false }
+        let region = open + Self.outputsOpen.count..<last.count - Self.listedClose.count
+        guard !region.isEmpty, let splice = RecordSplice(source, region: region, changes: changes, layout: Entries()),
+              !splice.pieces.isEmpty else { return false }
+        // Old entries up to the next one's start: that one's separating comma is left out.
+        var ranges: [Range<Int>] = []
+        for case .old(let range) in splice.pieces {
+            guard range.upperBound == region.upperBound || last[range.upperBound - 1] == UInt8(ascii: ",") else { return false }
+            ranges.append(range.lowerBound..<(range.upperBound == region.upperBound ? range.upperBound : range.upperBound - 1))
+        }
+        sink.bytes += head
+        var old = ranges.makeIterator()
+        for (index, piece) in splice.pieces.enumerated() {
+            if index > 0 { sink.bytes.append(UInt8(ascii: ",")) }
+            switch piece {
+            case .old:
+                try source.forEachChunk(of: old.next()!) { chunk in
+                    sink.bytes += chunk
+                    try sink.flushIfFull()
+                }
+            case .new(let index):
+                let change = changes[index]
+                sink.bytes += Part.firstPath
+                JSONOutput.appendString(utf8: change.path, to: &sink.bytes)
+                sink.bytes += Part.hash
+                change.file!.hash.appendHex(to: &sink.bytes)
+                sink.bytes += Part.end
+                try sink.flushIfFull()
+            }
+        }
+        sink.bytes += Self.listedClose
+        return true
+    }
+
+    /// The outputs' entries as RecordSplice finds them: four lines each, separated by commas.
+    struct Entries: RecordLayout {
+        func recordStart(_ bytes: UnsafeRawBufferPointer, holding offset: Int, from lowest: Int) -> Int? {
+            var index = offset
+            while index >= lowest {
+                if bytes[index] == UInt8(ascii: "\n") && bytes.has(Part.firstPath, at: index) { return index }
+                index -= 1
+            }
+            return nil
+        }
+
+        func record(_ bytes: UnsafeRawBufferPointer, at start: Int, end: Int) -> (path: [UInt8], next: Int)? {
+            guard bytes.has(Part.firstPath, at: start),
+                  let (path, after) = bytes.jsonString(at: start + Part.firstPath.count, before: end),
+                  bytes.has(Part.hash, at: after), bytes.has(Part.end, at: after + Part.hash.count + 64) else { return nil }
+            let close = after + Part.hash.count + 64 + Part.end.count
+            if close == end { return (path, end) }
+            guard close < end, bytes[close] == UInt8(ascii: ",") else { return nil }
+            return (path, close + 1)
+        }
     }
 
     /// manifest.json for outputs held in memory, in any order.

@@ -6,18 +6,18 @@ import Foundation
 enum MappedFile {
     /// `body`'s result for the contents of `path`; nil when the file cannot be opened,
     /// is not a regular file or cannot be mapped.
-    static func withContents<T>(of path: String, _ body: (UnsafeRawBufferPointer) -> T?) -> T? {
+    static func withContents<T>(of path: String, _ body: (UnsafeRawBufferPointer) throws -> T?) rethrows -> T? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
-        guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard size > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
         defer { munmap(base, size) }
         // Read front to back once: ask for the pages ahead of the decoder.
         _ = madvise(base, size, MADV_SEQUENTIAL)
-        return body(UnsafeRawBufferPointer(start: base, count: size))
+        return try body(UnsafeRawBufferPointer(start: base, count: size))
     }
 }

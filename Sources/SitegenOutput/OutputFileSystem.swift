@@ -26,15 +26,17 @@ public struct OutputFileSystem: Sendable {
 
 /// Writes all of `bytes` to an open file, however many write(2) calls it takes.
 package func writeFully(_ descriptor: Int32, _ bytes: [UInt8]) throws {
-    try bytes.withUnsafeBytes { buffer in
-        var written = 0
-        while written < buffer.count {
-            let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            written += result
+    try bytes.withUnsafeBytes { try writeFully(descriptor, $0) }
+}
+
+package func writeFully(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) throws {
+    var written = 0
+    while written < buffer.count {
+        let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        if result < 0 {
+            if errno == EINTR { continue }
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
+        written += result
     }
 }

@@ -35,7 +35,7 @@ extension OutputFolder {
     /// would replace a folder, or a folder a file), after the staging folder was completed
     /// with links to every unchanged file so that the full swap can publish it instead.
     func publishInPlace(_ record: BuildRecord) throws(OutputError) -> Bool {
-        let moved = staged.all.sorted()
+        let moved = staged.paths.sorted()
         let removed = try removedPaths()
         // A file of someone else's where this build adds one is never replaced.
         let strangers = moved.filter { path in
@@ -54,7 +54,13 @@ extension OutputFolder {
         }
         try writeJournal(moved: moved, removed: removed)
         let list = self.list, late = self.late
-        if (try? BuildState.save(for: output, record, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) == nil {
+        // The last state's lines with the changes made, when it can be; else written whole.
+        var spliced = false
+        if let last = lastState, let changes = spliceChanges(removed: removed) {
+            spliced = (try? BuildState.saveSpliced(for: output, record, last: last, lastFiles: previous.count, changes: changes)) == true
+        }
+        self.spliced.state = spliced
+        if !spliced, (try? BuildState.save(for: output, record, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) == nil {
             // Without a state the next build is simply a full one.
             BuildState.remove(for: output)
         }
@@ -277,13 +283,24 @@ package final class PathCount: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
+/// The files a rebuild wrote into its staging folder, with what the build state records
+/// of each, gathered from the parallel workers.
 package final class StagedPaths: @unchecked Sendable {
     private let lock = NSLock()
-    private var paths: [String] = []
+    private var files: [(path: String, file: WrittenFile)] = []
 
-    func add(_ path: String) {
-        lock.withLock { paths.append(path) }
+    func add(_ path: String, _ file: WrittenFile) {
+        lock.withLock { files.append((path, file)) }
     }
 
-    var all: [String] { lock.withLock { paths } }
+    var paths: [String] { lock.withLock { files.map(\.path) } }
+
+    /// The staged files' records and `removed`, the last build's paths this one lacks, in
+    /// path order: what the next build state and manifest.json change (RecordSplice).
+    func changes(removed: [String]) -> [RecordSplice.Change] {
+        let staged = lock.withLock { files }
+        return (staged.map { RecordSplice.Change(path: Array($0.path.utf8), file: $0.file) }
+                + removed.map { RecordSplice.Change(path: Array($0.utf8), file: nil) })
+            .sorted { OutputList.precedes($0.path, $1.path) }
+    }
 }

@@ -59,6 +59,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// An interrupted rebuild's journal could not be read: this build replaces the whole
     /// folder, which is all sitegen's, without comparing it with the last build's record.
     var replacesUnfinishedUpdate = false
+    /// Whether manifest.json and the build state were made from the last build's
+    /// (RecordSplice) rather than written whole; for tests.
+    package internal(set) var spliced = (manifest: false, state: false)
     /// For tests: stops an in-place update as a kill would, with the journal and the build
     /// state written and no file moved.
     package var stopsBeforeMoving = false
@@ -270,9 +273,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
                 }
             }
             try makeParent(of: path)
-            let modified = try fileSystem.writeFile(target, bytes)
-            if updatesInPlace { staged.add(path) }
-            return modified != 0 ? modified : Self.modificationTime(target)
+            let written = try fileSystem.writeFile(target, bytes)
+            let modified = written != 0 ? written : Self.modificationTime(target)
+            if updatesInPlace { staged.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified)) }
+            return modified
         } catch {
             throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot write: \(error.localizedDescription)")
         }
@@ -326,8 +330,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
                 }
             }
             if !unchanged {
-                if updatesInPlace { staged.add(path) }
                 result.modified = Self.modificationTime(target)
+                if updatesInPlace { staged.add(path, result) }
             } else if !updatesInPlace {
                 result.modified = Self.modificationTime(target)
             }
@@ -366,13 +370,41 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         }
     }
 
+    /// Writes manifest.json; a rebuild in place makes it from the last build's when it
+    /// is still there as recorded (`Manifest.writeSpliced`).
     public func writeManifest(_ manifest: Manifest) throws(OutputError) {
         let list = self.list, late = self.late
+        let changes = manifestChanges()
         try writeStreamed(Manifest.path) { file in
+            if let changes, try MappedFile.withContents(of: outputPath + "/" + Manifest.path, { last in
+                try manifest.writeSpliced(last: .mapped(last), changes: changes, to: &file)
+            }) == true {
+                spliced.manifest = true
+                return
+            }
             try manifest.write(outputs: { body in
                 try list.forEachSortedRecord(adding: late) { path, file in try body(path, file.hash) }
             }, to: &file)
         }
+    }
+
+    /// What manifest.json lists differently from the last build's, in path order: the
+    /// files staged to move in. nil when it must be written whole: not a rebuild in place,
+    /// a path of the last build's gone (its removal is found by walking both lists), or
+    /// the published manifest.json no longer as recorded.
+    private func manifestChanges() -> [RecordSplice.Change]? {
+        guard updatesInPlace, let recorded = previous[DigestKey(Manifest.path)],
+              isRecorded(Manifest.path, recorded, in: SharedFolder.none),
+              recordedAgain.value + 1 == previous.count else { return nil }
+        return spliceChanges(removed: [])
+    }
+
+    /// The changes to the last build's lists (`StagedPaths.changes`), when they are few
+    /// enough to be worth splicing: a template edit rewrites every record, and writing the
+    /// list whole is then cheaper than a binary search for each.
+    func spliceChanges(removed: [String]) -> [RecordSplice.Change]? {
+        let changes = staged.changes(removed: removed)
+        return changes.count <= previous.count / 4 ? changes : nil
     }
 
     /// Kept files join the new site before the old state goes, so a path that is both kept
