@@ -62,6 +62,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// Whether manifest.json and the build state were made from the last build's
     /// (RecordSplice) rather than written whole; for tests.
     package internal(set) var spliced = (manifest: false, state: false)
+    /// For tests: splices however many records change (a small site's rebuild changes a
+    /// quarter of them).
+    package var splicesAnyChange = false
     /// For tests: stops an in-place update as a kill would, with the journal and the build
     /// state written and no file moved.
     package var stopsBeforeMoving = false
@@ -404,7 +407,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// list whole is then cheaper than a binary search for each.
     func spliceChanges(removed: [String]) -> [RecordSplice.Change]? {
         let changes = staged.changes(removed: removed)
-        return changes.count <= previous.count / 4 ? changes : nil
+        return splicesAnyChange || changes.count <= previous.count / 4 ? changes : nil
     }
 
     /// Kept files join the new site before the old state goes, so a path that is both kept

@@ -142,18 +142,32 @@ struct RecordSpliceTests {
         }
     }
 
-    @Test("On disk, a one-ballot rebuild splices both, and the state names every file as it is")
-    func onDisk() throws {
+    /// Rebuilds on disk after `change`; `manifest`: whether manifest.json can be spliced
+    /// (not when paths are removed).
+    static let diskChanges: [(String, Bool, @Sendable (DependencyRebuildTests, TemporarySite) throws -> Void)] = [
+        ("one new ballot", true, { try $0.newBallot($1) }),
+        ("a renamed share code", false, { rebuilds, site in
+            try rebuilds.edit(site, "Data/polls/a.json") { $0.replacingOccurrences(of: "\"x7k9m2\"", with: "\"x7k9m3\"") }
+        }),
+        ("a poll deleted", false, { _, site in
+            try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/polls/b.json"))
+        }),
+    ]
+
+    @Test("On disk, a rebuild splices the lists, and the state names every file as it is", arguments: diskChanges.map(\.0))
+    func onDisk(_ name: String) throws {
+        let (_, manifest, change) = Self.diskChanges.first { $0.0 == name }!
         let rebuilds = DependencyRebuildTests()
         let site = try rebuilds.site()
         try rebuilds.buildOnDisk(site)
-        try rebuilds.newBallot(site)
+        try change(rebuilds, site)
         let output = site.root.appendingPathComponent("Output")
         let folder = OutputFolder(output: output)
+        folder.splicesAnyChange = true
         var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
         options.siteOutput = folder
         _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
-        #expect(folder.spliced.manifest && folder.spliced.state)
+        #expect(folder.spliced.manifest == manifest && folder.spliced.state)
 
         // Every file with its hash, size and time; nothing else.
         let state = try #require(BuildState.read(for: output))
