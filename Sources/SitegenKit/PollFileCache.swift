@@ -119,8 +119,22 @@ struct PollFileCache: Sendable {
             self.joinedPaths = joinedPaths
         }
 
-        /// Split by bytes: splitting by characters cost a rebuild 0.08 s at 10,000 polls.
-        var paths: [String] { joinedPaths.utf8.split(separator: 0).map { String(Substring($0)) } }
+        /// Split by bytes, in the string's own storage: splitting by characters cost a
+        /// rebuild 0.08 s at 10,000 polls, and the UTF-8 view's generic `split` still 1% of a
+        /// one-ballot rebuild's samples at 50,000 polls.
+        var paths: [String] {
+            var joined = joinedPaths
+            return joined.withUTF8 { bytes in
+                var paths: [String] = []
+                var start = 0
+                for index in bytes.indices where bytes[index] == 0 {
+                    if index > start { paths.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+                    start = index + 1
+                }
+                if start < bytes.count { paths.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
+                return paths
+            }
+        }
     }
 
     /// The context a cache must have to be used.

@@ -133,6 +133,15 @@ struct PollFileCacheTests {
         #expect(b.diagnostics.count == 1 && b.dates.numeric.count == 1)
     }
 
+    @Test("A kept poll's paths come back as they were joined, non-ASCII and all")
+    func keptPaths() {
+        let summary = PollUniquenessTests().poll(1, "X7K9M2", "First", line: 1)
+        for paths in [[], ["polls/X7K9M2/index.html"], ["polls/X7K9M2/index.html", "polls/X7K9M2/trips/1/caf\u{E9} \u{1F697}/index.html", "a"]] {
+            #expect(PollFileCache.KeptPoll(summary: summary, key: "k", paths: paths).paths == paths)
+        }
+        #expect(PollFileCache.KeptPoll(summary: summary, key: "k", joinedPaths: "a\u{0}\u{0}b").paths == ["a", "b"])
+    }
+
     @Test("A cut, damaged or older cache is not used, and never crashes the build")
     func damagedCache() throws {
         let site = try rebuilds.site()
