@@ -272,8 +272,8 @@ public struct BuildState: Sendable, Equatable {
     package static func saveSpliced(for output: URL, _ record: BuildRecord, last: BuildState, lastFiles: Int,
                                     changes: [RecordSplice.Change]) throws -> Bool {
         guard let stamp = last.stamp, stamp.size != nil, FileStamp(last.url.path) == stamp else { return false }
-        return try MappedFile.withContents(of: last.url.path) { bytes throws -> Bool in
-            let source = SpliceSource.mapped(bytes)
+        return try MappedFile.withContents(of: last.url.path) { bytes, descriptor throws -> Bool in
+            let source = SpliceSource.mapped(bytes, descriptor: descriptor)
             guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
                   let splice = RecordSplice(source, region: newline + 1..<bytes.count, changes: changes, layout: Lines()),
                   lastFiles - splice.removed + splice.added == record.files else { return false }

@@ -99,6 +99,7 @@ public struct Manifest: Sendable {
             guard range.upperBound == region.upperBound || last[range.upperBound - 1] == UInt8(ascii: ",") else { return false }
             ranges.append(range.lowerBound..<(range.upperBound == region.upperBound ? range.upperBound : range.upperBound - 1))
         }
+        source.releasePages()
         sink.bytes += head
         var old = ranges.makeIterator()
         for (index, piece) in splice.pieces.enumerated() {

@@ -379,8 +379,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let list = self.list, late = self.late
         let changes = manifestChanges()
         try writeStreamed(Manifest.path) { file in
-            if let changes, try MappedFile.withContents(of: outputPath + "/" + Manifest.path, { last in
-                try manifest.writeSpliced(last: .mapped(last), changes: changes, to: &file)
+            if let changes, try MappedFile.withContents(of: outputPath + "/" + Manifest.path, { last, descriptor in
+                try manifest.writeSpliced(last: .mapped(last, descriptor: descriptor), changes: changes, to: &file)
             }) == true {
                 spliced.manifest = true
                 return
@@ -403,11 +403,14 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     }
 
     /// The changes to the last build's lists (`StagedPaths.changes`), when they are few
-    /// enough to be worth splicing: a template edit rewrites every record, and writing the
-    /// list whole is then cheaper than a binary search for each.
+    /// enough to be worth splicing. A template edit changes 10,000 records of 144,000: a
+    /// binary search for each, its pages mapped again and given back (RecordSplice), then
+    /// costs more than writing the lists whole.
+    static let splicedChangesAtMost = 1024
+
     func spliceChanges(removed: [String]) -> [RecordSplice.Change]? {
         let changes = staged.changes(removed: removed)
-        return splicesAnyChange || changes.count <= previous.count / 4 ? changes : nil
+        return splicesAnyChange || changes.count <= min(previous.count / 4, Self.splicedChangesAtMost) ? changes : nil
     }
 
     /// Kept files join the new site before the old state goes, so a path that is both kept

@@ -39,27 +39,27 @@ package struct RecordSplice {
     package let removed: Int
 
     /// `changes` in path order (OutputList.precedes), each path once; the records lie in
-    /// `region` of `bytes`.
+    /// `region` of `source`, in path order (the file is one sitegen wrote).
     package init?<Layout: RecordLayout>(_ source: SpliceSource, region: Range<Int>, changes: [Change], layout: Layout) {
         let bytes = source.bytes
-        // Pages are given back after each look: the kernel maps 64 KB around every byte
-        // read, 1 MB or more for one binary search, and the state's head line (0.7 MB at
+        // Pages are given back after each look (SpliceSource): 64 KB are mapped around every
+        // byte read, 1 MB or more for one binary search, and the state's head line (0.7 MB at
         // 10,000 polls) was read before this. Kept, they raised the build's peak by 3–6 MB.
-        source.release(0..<bytes.count)
+        source.releasePages()
         // The bytes between changes are copied unread: the file is the one the last build
         // wrote (its recorded size and time), and its first and last records are whole.
         if !region.isEmpty {
             guard layout.record(bytes, at: region.lowerBound, end: region.upperBound) != nil,
                   let last = layout.recordStart(bytes, holding: region.upperBound - 1, from: region.lowerBound),
                   layout.record(bytes, at: last, end: region.upperBound)?.next == region.upperBound else { return nil }
-            source.release(0..<bytes.count)
+            source.releasePages()
         }
         var pieces: [Piece] = []
         var cursor = region.lowerBound
         var added = 0, removed = 0
         for (index, change) in changes.enumerated() {
             let found = Self.find(change.path, in: bytes, from: cursor, to: region.upperBound, layout)
-            source.release(0..<bytes.count)
+            source.releasePages()
             guard let (start, next) = found else { return nil }
             if start > cursor { pieces.append(.old(cursor..<start)) }
             switch (next, change.file) {
@@ -78,7 +78,7 @@ package struct RecordSplice {
 
     /// Where `path`'s record is, or would go: the first record in `low..<end` (`low` a
     /// record's start) whose path does not precede it, and where the record after it starts
-    /// when it is `path`'s own. nil when a record cannot be read or is out of order.
+    /// when it is `path`'s own. nil when a record it reads is not in the layout's form.
     static func find<Layout: RecordLayout>(_ path: [UInt8], in bytes: UnsafeRawBufferPointer, from low: Int, to end: Int,
                                            _ layout: Layout) -> (start: Int, next: Int?)? {
         var low = low, high = end
@@ -95,38 +95,52 @@ package struct RecordSplice {
 }
 
 /// The last build's file that a splice reads: mapped (MappedFile), or in memory (tests).
-/// A mapped file's pages count towards the build's peak memory once read, until they are
-/// given back (47 MB for the state and manifest.json at 10,000 polls).
+///
+/// A mapped file's pages count towards the build's peak memory once read, and the kernel
+/// maps up to 64 KB around each byte read (fault-around). The binary searches read a few
+/// records through the mapping and give its pages back after each; the long runs copied
+/// between changes are read with `pread`, never through the mapping: read through it,
+/// even a megabyte at a time with each chunk's pages given back, the pages mapped around
+/// the next chunk's first byte stayed behind, 18 MB of the 21 MB manifest.json.
 package struct SpliceSource {
     package let bytes: UnsafeRawBufferPointer
-    let isMapped: Bool
+    /// The open file the mapping is of; -1 for memory.
+    let descriptor: Int32
 
-    /// A file mapped read-only and private, whose pages can be given back.
-    package static func mapped(_ bytes: UnsafeRawBufferPointer) -> SpliceSource { SpliceSource(bytes: bytes, isMapped: true) }
-    package static func memory(_ bytes: UnsafeRawBufferPointer) -> SpliceSource { SpliceSource(bytes: bytes, isMapped: false) }
+    package static func mapped(_ bytes: UnsafeRawBufferPointer, descriptor: Int32) -> SpliceSource {
+        SpliceSource(bytes: bytes, descriptor: descriptor)
+    }
 
-    /// Hands `range` over 64 KB at a time, each given back once used. No more at once than
-    /// a StreamedFile keeps room for beyond the megabyte it writes out at.
-    func forEachChunk(of range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-        for start in stride(from: range.lowerBound, to: range.upperBound, by: 1 << 16) {
-            let end = Swift.min(start + 1 << 16, range.upperBound)
-            try body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-            // The page the chunk starts in too: what came before it was used already.
-            release(start..<end, withFirstPage: true)
+    package static func memory(_ bytes: UnsafeRawBufferPointer) -> SpliceSource { SpliceSource(bytes: bytes, descriptor: -1) }
+
+    /// Hands `range` over 64 KB at a time: no more at once than a StreamedFile keeps room
+    /// for beyond the megabyte it writes out at.
+    func forEachChunk(of range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let size = 1 << 16
+        guard descriptor >= 0 else {
+            for start in stride(from: range.lowerBound, to: range.upperBound, by: size) {
+                try body(UnsafeRawBufferPointer(rebasing: bytes[start..<Swift.min(start + size, range.upperBound)]))
+            }
+            return
+        }
+        var buffer = [UInt8](repeating: 0, count: size)
+        try buffer.withUnsafeMutableBytes { buffer in
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let read = pread(descriptor, buffer.baseAddress!, Swift.min(size, range.upperBound - offset), off_t(offset))
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                try body(UnsafeRawBufferPointer(rebasing: buffer[..<read]))
+                offset += read
+            }
         }
     }
 
-    /// Unmaps the pages of `range` from the process, not from the page cache: a page read
-    /// again is mapped again from the file. Whole pages only, unless the first page's bytes
-    /// before `range` are done with. Nothing for memory, which it would zero.
-    func release(_ range: Range<Int>, withFirstPage: Bool = false) {
-        guard isMapped, let base = bytes.baseAddress else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let address = Int(bitPattern: base)
-        let first = (address + range.lowerBound + (withFirstPage ? 0 : page - 1)) / page * page
-        let last = range.upperBound == bytes.count ? (address + range.upperBound + page - 1) / page * page
-                                                   : (address + range.upperBound) / page * page
-        if last > first { madvise(UnsafeMutableRawPointer(bitPattern: first), last - first, MADV_DONTNEED) }
+    /// Unmaps the whole mapping from the process, not from the page cache: a page read again
+    /// is mapped again from the file. Nothing for memory, which it would zero.
+    func releasePages() {
+        guard descriptor >= 0, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
     }
 }
 
@@ -179,3 +193,4 @@ extension UnsafeRawBufferPointer {
         return nil
     }
 }
+
