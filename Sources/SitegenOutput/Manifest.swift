@@ -52,11 +52,8 @@ public struct Manifest: Sendable {
                 hidden.add(path, hash)
                 return
             }
-            sink.bytes += listed == 0 ? Part.firstPath : Part.path
-            JSONOutput.appendString(utf8: path, to: &sink.bytes)
-            sink.bytes += Part.hash
-            hash.appendHex(to: &sink.bytes)
-            sink.bytes += Part.end
+            if listed > 0 { sink.bytes.append(UInt8(ascii: ",")) }
+            Self.appendEntry(path, hash, to: &sink.bytes)
             listed += 1
             try sink.flushIfFull()
         }
@@ -111,12 +108,7 @@ public struct Manifest: Sendable {
                     try sink.flushIfFull()
                 }
             case .new(let index):
-                let change = changes[index]
-                sink.bytes += Part.firstPath
-                JSONOutput.appendString(utf8: change.path, to: &sink.bytes)
-                sink.bytes += Part.hash
-                change.file!.hash.appendHex(to: &sink.bytes)
-                sink.bytes += Part.end
+                Self.appendEntry(changes[index].path, changes[index].file!.hash, to: &sink.bytes)
                 try sink.flushIfFull()
             }
         }
@@ -124,20 +116,29 @@ public struct Manifest: Sendable {
         return true
     }
 
+    /// One output's entry; a comma goes before every entry but the first.
+    private static func appendEntry(_ path: [UInt8], _ hash: ContentHash, to bytes: inout [UInt8]) {
+        bytes += Part.entry
+        JSONOutput.appendString(utf8: path, to: &bytes)
+        bytes += Part.hash
+        hash.appendHex(to: &bytes)
+        bytes += Part.end
+    }
+
     /// The outputs' entries as RecordSplice finds them: four lines each, separated by commas.
     struct Entries: RecordLayout {
         func recordStart(_ bytes: UnsafeRawBufferPointer, holding offset: Int, from lowest: Int) -> Int? {
             var index = offset
             while index >= lowest {
-                if bytes[index] == UInt8(ascii: "\n") && bytes.has(Part.firstPath, at: index) { return index }
+                if bytes[index] == UInt8(ascii: "\n") && bytes.has(Part.entry, at: index) { return index }
                 index -= 1
             }
             return nil
         }
 
         func record(_ bytes: UnsafeRawBufferPointer, at start: Int, end: Int) -> (path: [UInt8], next: Int)? {
-            guard bytes.has(Part.firstPath, at: start),
-                  let (path, after) = bytes.jsonString(at: start + Part.firstPath.count, before: end),
+            guard bytes.has(Part.entry, at: start),
+                  let (path, after) = bytes.jsonString(at: start + Part.entry.count, before: end),
                   bytes.has(Part.hash, at: after), bytes.has(Part.end, at: after + Part.hash.count + 64) else { return nil }
             let close = after + Part.hash.count + 64 + Part.end.count
             if close == end { return (path, end) }
@@ -186,8 +187,7 @@ public struct Manifest: Sendable {
 
     /// The fixed parts of an output's entry, between its values.
     private enum Part {
-        static let firstPath = Array("\n    {\n      \"path\": ".utf8)
-        static let path = Array(",\n    {\n      \"path\": ".utf8)
+        static let entry = Array("\n    {\n      \"path\": ".utf8)
         static let hash = Array(",\n      \"sha256\": \"".utf8)
         static let end = Array("\"\n    }".utf8)
     }

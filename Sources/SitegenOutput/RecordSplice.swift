@@ -8,9 +8,9 @@ import SitegenInput
 /// them again: at 10,000 polls that was 144,000 records in each of two files (26 and 21 MB),
 /// one after the other on one core, about a tenth of a one-ballot rebuild.
 ///
-/// The old file is read where it lies (mapped). Each changed path is found by a binary
-/// search over its records, so the work follows the change; the bytes between changes are
-/// copied as they are. Anything not in the expected shape or order gives no splice, and the
+/// Each changed path is found by a binary search over the old file's records (mapped), so
+/// the work follows the change; the bytes between changes are copied as they are (read
+/// with `pread`, SpliceSource). Anything not in the expected shape or order gives no splice, and the
 /// caller writes the file whole.
 package struct RecordSplice {
     /// A path whose record changes: its new record, or nil when the path is gone.
