@@ -78,6 +78,9 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
     }
 
     package var lastPollKeys: Set<String> { lock.withLock { Set(record?.pollKeys ?? []) } }
+
+    package func awaitLastBuildsFiles() throws(OutputError) {}
+
     package var lastFileCount: Int { lock.withLock { recorded.count } }
 
     package var lastInputHashes: [HashedInput] { lock.withLock { record?.inputHashes ?? [] } }

@@ -27,14 +27,23 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// the folder's own path 140,000 times.
     private var publishedDescriptor: Int32 = -1
     private let fileSystem: OutputFileSystem
-    /// The previous build's files, for linking unchanged ones instead of writing them.
-    var previous = RecordedFiles.none
+    /// The previous build's files, for linking unchanged ones instead of writing them. A
+    /// rebuild in place reads them in the background (`lastBuild(matching:)`) while the
+    /// inputs are read, and waits for them before its first file (`awaitLastBuildsFiles`).
+    var previous: RecordedFiles {
+        previousRead.wait()
+        return previousValue
+    }
+    private var previousValue = RecordedFiles.none
+    private let previousRead = DispatchGroup()
+    /// The background read's list, nil when it could not be read (`awaitLastBuildsFiles`).
+    private var readInBackground: RecordedFiles?
     public private(set) var lastPollKeys: Set<String> = []
     /// The paths another version's build state lists, when that is the record there
     /// (`BuildState.pathsOfAnotherVersion`): whose the files are, and what `--changes`
     /// lists as removed.
     private var pathsOfAnotherVersion: [String] = []
-    public var lastFileCount: Int { previous.count }
+    public var lastFileCount: Int { updatesInPlace ? lastState?.record.files ?? 0 : previous.count }
     private let directories = CreatedDirectories()
     /// Every file written so far (set by `open`), and those written last from that list
     /// (the sitemap's files, manifest.json).
@@ -184,10 +193,24 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             abandon()
             return state.record
         }
+        if let state, state.record.files > 0, Self.isSitegenOutput(output) {
+            // The list grows with the site (140,000 lines at 10,000 polls) and nothing reads
+            // it before the first file: read while the inputs are.
+            publishedDescriptor = Glibc.open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            updatesInPlace = true
+            lastPollKeys = Set(state.record.pollKeys)
+            previousRead.enter()
+            DispatchQueue.global().async { [self] in
+                readInBackground = state.outputIndex()
+                previousValue = readInBackground ?? .none
+                previousRead.leave()
+            }
+            return nil
+        }
         let index = state?.outputIndex()
-        previous = index ?? .none
-        if !previous.isEmpty { publishedDescriptor = Glibc.open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        updatesInPlace = !previous.isEmpty && Self.isSitegenOutput(output)
+        previousValue = index ?? .none
+        if !previousValue.isEmpty { publishedDescriptor = Glibc.open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        updatesInPlace = !previousValue.isEmpty && Self.isSitegenOutput(output)
         if !updatesInPlace {
             // A state another version of sitegen wrote still says which files are sitegen's:
             // the folder is then replaced whole (docs/robustness.md).
@@ -200,6 +223,20 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         }
         lastPollKeys = index == nil ? [] : Set(state?.record.pollKeys ?? [])
         return nil
+    }
+
+    public func awaitLastBuildsFiles() throws(OutputError) {
+        previousRead.wait()
+        guard updatesInPlace, previousValue.isEmpty else { return }
+        // The record's list could not be read after all: a full build, decided as
+        // `lastBuild(matching:)` decides it for an unreadable list, before any file is written.
+        updatesInPlace = false
+        if readInBackground == nil { lastPollKeys = [] }
+        if publishedDescriptor >= 0 {
+            Glibc.close(publishedDescriptor)
+            publishedDescriptor = -1
+        }
+        try checkOwnership(recorded: readInBackground)
     }
 
     /// Writes one file into the staging folder. `path` was checked by `SafePath`.

@@ -26,6 +26,11 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// Otherwise nil, once the site holds nothing sitegen may not replace.
     func lastBuild(matching fingerprint: String) throws(OutputError) -> BuildRecord?
 
+    /// Waits until the last build's files are known, which a rebuild may still be reading
+    /// when `lastBuild(matching:)` returns; called once before the first file is written
+    /// or reused. Throws what `lastBuild(matching:)` would have thrown had it read them.
+    func awaitLastBuildsFiles() throws(OutputError)
+
     /// Writes one file of the new site (`path` was checked by SafePath). Safe to call from
     /// many threads. A file identical to the last build's keeps its modification time.
     func write(_ path: String, _ bytes: [UInt8]) throws(OutputError)

@@ -173,6 +173,24 @@ struct CommandLineTests {
         #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
     }
 
+    @Test("A build state whose record reads but whose list of files does not is refused as one that cannot be read, the site untouched")
+    func stateWithDamagedList() throws {
+        let site = try goldenSite()
+        #expect(try SitegenProcess.run(["build", "--quiet"], in: site.root).status == 0)
+        let cold = try fileTree(site.root.appendingPathComponent("Output"))
+        // The record (the first line) is intact, so the rebuild starts in place and reads the
+        // list in the background; the second line is not a file's line.
+        let state = site.root.appendingPathComponent(".Output.sitegen-state.json")
+        var lines = try String(contentsOf: state, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        lines[1] = #"{"path": 404.html}"#
+        try Data(lines.joined(separator: "\n").utf8).write(to: state)
+        let damaged = try SitegenProcess.run(["build"], in: site.root)
+        #expect(damaged.status == 3)
+        #expect(damaged.stderr.hasPrefix("error: Output: refusing to replace this folder: \(cold.count) files in it were not written by sitegen: "))
+        #expect(damaged.stderr.hasSuffix("and \(cold.count - 10) more (.Output.sitegen-state.json, the record of the last build here, cannot be read). Move them away, or list them under `keep:` in site.yml\n"))
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
+    }
+
     @Test("Refusing a non-empty output folder that sitegen did not create exits 3")
     func refusesForeignOutput() throws {
         let site = try goldenSite()

@@ -94,6 +94,7 @@ struct ReadStage {
         let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility, last: lastPollCache?.value,
                                 next: pollContext.map { PollFileCache(context: PollFileCache.context(pollContext: $0), files: [:], votes: votes.kept) },
                                 hashes: hashes)
+        try render.awaitLastBuildsFiles()
         let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)
         return Inputs(config: config, templates: templates, exports: exports, ballotPolls: ballots.pollIds, polls: polls,
                       keys: steps.keys, pollCache: pollCache, pollFilesRead: pollFilesRead, voteFilesRead: votes.filesRead,

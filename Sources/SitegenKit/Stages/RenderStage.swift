@@ -26,6 +26,15 @@ struct RenderStage: Sendable {
         }
     }
 
+    /// Before the first file: the last build's files, which the output may still be reading.
+    func awaitLastBuildsFiles() throws(BuildFailure) {
+        do throws(OutputError) {
+            try output?.awaitLastBuildsFiles()
+        } catch {
+            throw .io(error.message)
+        }
+    }
+
     /// Links a streamed poll's files from the last build instead (SiteOutput.reuse); false
     /// when they must be rendered. Like `write`, does nothing once the build cannot publish.
     func reuse(_ files: [PlannedFile]) -> Bool {
