@@ -11,7 +11,7 @@ import SitegenRender
 /// what the build report and the sitemap need.
 final class PlannedPaths: @unchecked Sendable {
     private let lock = NSLock()
-    private var seen = Set<DigestKey>()
+    private var seen = Set<PathKey>()
     private var counts = (files: 0, pages: 0, sitemapPages: 0)
 
     /// `expectedFiles`: about how many paths will be claimed (the last build's count), room
@@ -48,7 +48,7 @@ final class PlannedPaths: @unchecked Sendable {
         for path in paths where !SafePath.isSafe(path) {
             return "refusing to write outside the output folder: \(path)"
         }
-        let keys = paths.map { DigestKey(Self.caseFolded($0)) }
+        let keys = paths.map { PathKey(Self.caseFolded($0)) }
         return lock.withLock {
             for (path, key) in zip(paths, keys) where !seen.insert(key).inserted {
                 return "two files of the site would be written to \(path)"

@@ -175,27 +175,27 @@ public struct BuildState: Sendable, Equatable {
     /// parts are kept as they are, not joined.
     package func outputIndex() -> RecordedFiles? {
         guard let parts = try? LineReader.parts(of: url.path, count: ProcessInfo.processInfo.activeProcessorCount) else { return nil }
-        let read = ConcurrentResults<[(key: DigestKey, file: WrittenFile)]>(count: parts.count)
+        let read = ConcurrentResults<[(key: PathKey, file: WrittenFile)]>(count: parts.count)
         // Parts are cut by bytes, so each is given room for its share of the lines and a
         // tenth more: an array that outgrows its room doubles (9 MB at 10,000 polls).
         let bytes = (parts.last?.upperBound ?? 0) - (parts.first?.lowerBound ?? 0)
         DispatchQueue.concurrentPerform(iterations: parts.count) { part in
-            var entries: [(key: DigestKey, file: WrittenFile)] = []
+            var entries: [(key: PathKey, file: WrittenFile)] = []
             entries.reserveCapacity(bytes == 0 ? 0 : record.files * parts[part].count / bytes * 11 / 10 + 64)
             do {
                 let lines = try LineReader(path: url.path, from: parts[part].lowerBound, to: parts[part].upperBound)
                 while let line = try lines.next() {
                     if let (path, file) = Self.quickOutputFields(line) {
-                        entries.append((DigestKey(path), file))
+                        entries.append((PathKey(path), file))
                     } else {
                         let (path, file) = try Self.outputLine(line)
-                        entries.append((DigestKey(path), file))
+                        entries.append((PathKey(path), file))
                     }
                 }
                 read[part] = entries
             } catch {}
         }
-        var found: [[(key: DigestKey, file: WrittenFile)]] = []
+        var found: [[(key: PathKey, file: WrittenFile)]] = []
         for part in parts.indices {
             guard let entries = read[part] else { return nil }
             found.append(entries)

@@ -40,7 +40,7 @@ extension OutputFolder {
         // A file of someone else's where this build adds one is never replaced.
         let strangers = moved.filter { path in
             var info = stat()
-            return previous[DigestKey(path)] == nil && lstat(outputPath + "/" + path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+            return previous[PathKey(path)] == nil && lstat(outputPath + "/" + path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
         }
         if !strangers.isEmpty {
             throw .strangers(in: displayPath(output), named: Array(strangers.prefix(OutputError.namedStrangers)),

@@ -26,7 +26,7 @@ extension OutputFolder {
         var count = 0
         // In a mount-point output, the staging folder and replaced sites are sitegen's own.
         Self.walkFiles(below: output.path, skipping: Set(keep), skippingTopLevelPrefix: workPrefix) { path in
-            guard recorded?[DigestKey(path)] == nil else { return }
+            guard recorded?[PathKey(path)] == nil else { return }
             count += 1
             if strangers.count < OutputError.namedStrangers { strangers.append(path) }
         }

@@ -217,7 +217,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             var recorded = index
             if state == nil, let paths = BuildState.pathsOfAnotherVersion(for: output) {
                 pathsOfAnotherVersion = paths
-                recorded = RecordedFiles(entries: paths.map { (DigestKey($0), WrittenFile.unknown) })
+                recorded = RecordedFiles(entries: paths.map { (PathKey($0), WrittenFile.unknown) })
             }
             try checkOwnership(recorded: recorded)
         }
@@ -252,7 +252,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let modified = try place(path, bytes, hash: hash)
         list.add(path, WrittenFile(hash: hash, size: bytes.count, modified: modified))
         keptAndWritten.note(path)
-        if previous[DigestKey(path)] != nil { recordedAgain.add(1) }
+        if previous[PathKey(path)] != nil { recordedAgain.add(1) }
     }
 
     public func reuse(_ paths: [String]) throws(OutputError) -> Bool {
@@ -264,7 +264,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         defer { shared.close() }
         for path in paths {
             // Stat only: a file with its recorded size and modification time has its recorded bytes.
-            guard let old = previous[DigestKey(path)], isRecorded(path, old, in: shared) else { return false }
+            guard let old = previous[PathKey(path)], isRecorded(path, old, in: shared) else { return false }
             found.append((path, old))
         }
         recordedAgain.add(found.count)
@@ -294,7 +294,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         // are the same set.
         let sofar = list.count
         return !previous.isEmpty && late.isEmpty && recordedAgain.value == sofar && previous.count == sofar + later.count
-            && later.allSatisfy { previous[DigestKey($0)] != nil }
+            && later.allSatisfy { previous[PathKey($0)] != nil }
     }
 
     /// Writes or links one file; returns its modification time.
@@ -303,7 +303,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         // large builds.
         let target = stagingPath + "/" + path
         do {
-            if let old = previous[DigestKey(path)], old.hash == hash, old.size == bytes.count {
+            if let old = previous[PathKey(path)], old.hash == hash, old.size == bytes.count {
                 let published = outputPath + "/" + path
                 if isRecorded(path, old, in: SharedFolder.none) {
                     // In place, an unchanged file is simply left where it is.
@@ -357,7 +357,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
             var result = try stream.finish()
             try file.close()
             var unchanged = false
-            let recorded = previous[DigestKey(path)]
+            let recorded = previous[PathKey(path)]
             if recorded != nil { recordedAgain.add(1) }
             if let old = recorded, old.hash == result.hash, old.size == result.size {
                 let published = outputPath + "/" + path
@@ -433,7 +433,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// a path of the last build's gone (its removal is found by walking both lists), or
     /// the published manifest.json no longer as recorded.
     private func manifestChanges() -> [RecordSplice.Change]? {
-        guard updatesInPlace, let recorded = previous[DigestKey(Manifest.path)],
+        guard updatesInPlace, let recorded = previous[PathKey(Manifest.path)],
               isRecorded(Manifest.path, recorded, in: SharedFolder.none),
               recordedAgain.value + 1 == previous.count else { return nil }
         return spliceChanges(removed: [])

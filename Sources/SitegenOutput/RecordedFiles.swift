@@ -4,13 +4,13 @@ import SitegenCore
 /// or writes again: 140,000 lookups at 10,000 polls.
 ///
 /// An array of entries in the state's order, and an open-addressing table of their indices
-/// placed by the key's first eight bytes, hashed with the process's random seed (as a
-/// Dictionary does, so paths chosen to collide cannot make lookups slow). 64 bytes an entry
+/// placed by the key's bits, which the process's random seed spread (PathKey: paths chosen
+/// to collide cannot make lookups slow, as in a Dictionary). 64 bytes an entry
 /// plus 6 to 13 for the table, where a dictionary takes about 120 (it keeps a quarter to a
 /// half of its buckets empty, each as wide as an entry); a lookup touches one or two cache
 /// lines, where a binary search of the sorted entries touched seventeen (issue #16).
 package struct RecordedFiles: Sendable {
-    package typealias Entry = (key: DigestKey, file: WrittenFile)
+    package typealias Entry = (key: PathKey, file: WrittenFile)
 
     /// The entries as they were read, a part per core (BuildState.outputIndex): joined into
     /// one array they were held twice while joining, 9 MB more at 10,000 polls.
@@ -59,16 +59,14 @@ package struct RecordedFiles: Sendable {
         return parts[part][index - starts[part]]
     }
 
-    private static func slot(_ key: DigestKey, _ mask: Int) -> Int {
-        var hasher = Hasher()
-        hasher.combine(key.lead)
-        return hasher.finalize() & mask
+    private static func slot(_ key: PathKey, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: key.spread) & mask
     }
 
     package var count: Int { (starts.last ?? 0) + (parts.last?.count ?? 0) }
     package var isEmpty: Bool { count == 0 }
 
-    package subscript(key: DigestKey) -> WrittenFile? {
+    package subscript(key: PathKey) -> WrittenFile? {
         let mask = slots.count - 1
         var slot = Self.slot(key, mask)
         while case let index = Int(slots[slot]), index >= 0 {

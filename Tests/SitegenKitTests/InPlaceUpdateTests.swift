@@ -169,8 +169,8 @@ struct InPlaceUpdateTests {
         let state = try #require(BuildState.read(for: output))
         let index = try #require(state.outputIndex())
         #expect(index.count == 2)
-        #expect(index[DigestKey(files[0].0)] == files[0].1 && index[DigestKey(files[1].0)] == files[1].1)
-        #expect(index[DigestKey("b/index.html")] == nil)
+        #expect(index[PathKey(files[0].0)] == files[0].1 && index[PathKey(files[1].0)] == files[1].1)
+        #expect(index[PathKey("b/index.html")] == nil)
     }
 
     @Test("A folder is sitegen's by its manifest's head, even when the head ends inside a character")
@@ -202,23 +202,36 @@ struct InPlaceUpdateTests {
         #expect(OutputFolder.SharedFolder.none.descriptor == -1 && OutputFolder.SharedFolder.none.prefixLength == 0)
     }
 
+    @Test("A path's key is the same from its string, its bytes and a slice of a line; other paths' keys differ")
+    func pathKeys() {
+        let path = "polls/AB2CDE/trips/1/index.html"
+        let line = Array(("{\"path\": \"" + path + "\"").utf8)
+        let slice = line[10..<(10 + path.utf8.count)]
+        #expect(PathKey(path) == PathKey(Array(path.utf8)) && PathKey(path) == PathKey(slice))
+        #expect(PathKey("trips/é/index.html") == PathKey(Array("trips/é/index.html".utf8)))
+        let others = ["polls/ab2cde/trips/1/index.html", "polls/AB2CDE/trips/1/index.htm", "", "/"]
+            + (0..<10_000).map { "polls/P\($0)/index.html" }
+        #expect(Set(others.map(PathKey.init)).count == others.count)
+        #expect(!others.map(PathKey.init).contains(PathKey(path)))
+    }
+
     @Test("The last build's index finds each of many files and nothing else")
     func recordedFiles() {
         let files = (0..<5_000).map { number in
-            (key: DigestKey("polls/P\(number)/index.html"),
+            (key: PathKey("polls/P\(number)/index.html"),
              file: WrittenFile(hash: ContentHash(of: Array(String(number).utf8)), size: number, modified: number + 1))
         }
         let index = RecordedFiles(entries: files)
         #expect(index.count == 5_000)
         #expect(files.allSatisfy { index[$0.key] == $0.file })
-        #expect((5_000..<6_000).allSatisfy { index[DigestKey("polls/P\($0)/index.html")] == nil })
-        #expect(RecordedFiles.none[DigestKey("index.html")] == nil && RecordedFiles.none.isEmpty)
+        #expect((5_000..<6_000).allSatisfy { index[PathKey("polls/P\($0)/index.html")] == nil })
+        #expect(RecordedFiles.none[PathKey("index.html")] == nil && RecordedFiles.none.isEmpty)
         // Read in parts (one per core), the same files are found in each part, an empty
         // part included.
         let parts = RecordedFiles(parts: [Array(files[..<1_234]), [], Array(files[1_234..<4_000]), Array(files[4_000...])])
         #expect(parts.count == 5_000 && !parts.isEmpty)
         #expect(files.allSatisfy { parts[$0.key] == $0.file })
-        #expect((5_000..<6_000).allSatisfy { parts[DigestKey("polls/P\($0)/index.html")] == nil })
+        #expect((5_000..<6_000).allSatisfy { parts[PathKey("polls/P\($0)/index.html")] == nil })
         #expect(RecordedFiles(parts: [[], []]).isEmpty)
     }
 }

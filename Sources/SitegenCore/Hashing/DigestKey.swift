@@ -1,11 +1,12 @@
 import Crypto
 
-/// A string remembered by 128 bits of the SHA-256 of its bytes: a build keeps hundreds of
-/// thousands of paths (planned files, the previous build's files) and voter ids (ballots
-/// waiting for their poll), and a key costs 16 bytes where a string costs up to a hundred
-/// (issue #8). Keys are only compared. Two different strings sharing a key is a chance of
-/// about 1 in 10^26 for a million strings.
-package struct DigestKey: Hashable, Comparable, Sendable {
+/// A string remembered by 128 bits of the SHA-256 of its bytes: a build keeps a voter id
+/// for each of hundreds of thousands of ballots waiting for their poll, and a key costs 16
+/// bytes where a string costs up to a hundred (issue #8). Keys are only compared, and they
+/// are the same in every process, so the poll cache keeps them (Ballot). Two different
+/// strings sharing a key is a chance of about 1 in 10^26 for a million strings. Paths, which
+/// are never kept, have the cheaper PathKey.
+package struct DigestKey: Hashable, Sendable {
     private let high: UInt64, low: UInt64
 
     package init(_ bytes: [UInt8]) {
@@ -44,13 +45,5 @@ package struct DigestKey: Hashable, Comparable, Sendable {
         withUnsafeMutableBytes(of: &words) { raw in SHA256.hash(data: bytes).withUnsafeBytes { raw.copyMemory(from: $0) } }
         high = words.0
         low = words.1
-    }
-
-    /// The key's first eight bytes (RecordedFiles hashes them), which lead its order (`<`).
-    package var lead: UInt64 { high }
-
-    /// An arbitrary but fixed order.
-    package static func < (a: DigestKey, b: DigestKey) -> Bool {
-        (a.high, a.low) < (b.high, b.low)
     }
 }
