@@ -18,8 +18,15 @@ struct OutputListTests {
         let list = try OutputList(temporaryFolder: site.root, batchSize: 7)
         let paths = (0..<200).map { "polls/\(String(format: "%03d", ($0 * 37) % 200))/index.html" }
             + ["index.html", "Zeta/index.html", "é/index.html", "e\u{301}/index.html", "assets/site.css", "a", "a/b"]
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            list.add(paths[index], Self.file(index))
+        // Some one at a time, some in groups (a kept poll's files), which can fill several
+        // batches at once; full batches are spilled while other threads add.
+        let groups = stride(from: 0, to: paths.count, by: 9).map { $0..<min($0 + 9, paths.count) }
+        DispatchQueue.concurrentPerform(iterations: groups.count) { group in
+            if group.isMultiple(of: 2) {
+                for index in groups[group] { list.add(paths[index], Self.file(index)) }
+            } else {
+                list.add(contentsOf: groups[group].map { (paths[$0], Self.file($0)) })
+            }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path) == [], "the temporary file is unlinked at once")
         #expect(list.count == paths.count)
