@@ -30,14 +30,18 @@ public struct BallotsByPoll: Sendable {
         for (poll, _) in ballots {
             let number = Int32(count)
             next.append(-1)
-            if let (first, last) = ends[poll] {
-                next[Int(last)] = number
-                ends[poll] = (first, number)
-            } else {
-                ends[poll] = (number, number)
-            }
+            // One lookup a ballot: the poll's entry is changed where it is.
+            let last = Self.extend(&ends[poll, default: (-1, -1)], to: number)
+            if last >= 0 { next[Int(last)] = number }
             count += 1
         }
+    }
+
+    /// Makes `number` a poll's last ballot; returns the last before it (-1 for none).
+    private static func extend(_ end: inout (first: Int32, last: Int32), to number: Int32) -> Int32 {
+        let last = end.last
+        end = (last < 0 ? number : end.first, number)
+        return last
     }
 
     /// The ballots cast for `poll`, in file order, then record order.
