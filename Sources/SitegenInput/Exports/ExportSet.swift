@@ -64,8 +64,6 @@ public struct ExportSet: Sendable {
         return set
     }
 
-    /// Reads the vote files a few at a time (in parallel), keeping each vote's Ballot: the
-    /// parse trees of only a few files are alive at once.
     /// One vote file read by `loader`.
     package static func readVotes(_ url: URL, loader: ExportLoader) -> [(UUID, Ballot)] {
         let (votes, _) = loader.loadFile(url, cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
@@ -74,6 +72,8 @@ public struct ExportSet: Sendable {
         return votes.map { ($0.pollId, Ballot($0)) }
     }
 
+    /// Reads the vote files a few at a time (in parallel), keeping each vote's Ballot: the
+    /// parse trees of only a few files are alive at once.
     private mutating func loadBallots(_ read: VoteFileReader) {
         let step = 2 * ProcessInfo.processInfo.activeProcessorCount
         for start in stride(from: 0, to: voteFiles.count, by: step) {
