@@ -131,12 +131,17 @@ struct CommandLineTests {
         #expect(result.stderr == "Templates/convoy.mustache:98:9: error: {{#peple}}: no such variable in {{#needsSeat}} or on a convoy page (did you mean \"people\"?)\n")
     }
 
-    @Test("A build state another version of sitegen wrote means a full build; a file it does not list is still refused")
-    func stateOfAnotherVersion() throws {
+    /// The golden site built once: the site, its output's files, and its build state's URL.
+    func builtGoldenSite() throws -> (site: TemporarySite, cold: [String: Data], state: URL) {
         let site = try goldenSite()
         #expect(try SitegenProcess.run(["build", "--quiet"], in: site.root).status == 0)
-        let cold = try fileTree(site.root.appendingPathComponent("Output"))
-        let state = site.root.appendingPathComponent(".Output.sitegen-state.json")
+        return (site, try fileTree(site.root.appendingPathComponent("Output")),
+                site.root.appendingPathComponent(".Output.sitegen-state.json"))
+    }
+
+    @Test("A build state another version of sitegen wrote means a full build; a file it does not list is still refused")
+    func stateOfAnotherVersion() throws {
+        let (site, cold, state) = try builtGoldenSite()
         func setFormat(_ format: String) throws {
             let text = try String(contentsOf: state, encoding: .utf8)
             try Data(text.replacingOccurrences(of: #""format": "sitegen-state 2""#, with: #""format": "\#(format)""#).utf8).write(to: state)
@@ -175,12 +180,9 @@ struct CommandLineTests {
 
     @Test("A build state whose record reads but whose list of files does not is refused as one that cannot be read, the site untouched")
     func stateWithDamagedList() throws {
-        let site = try goldenSite()
-        #expect(try SitegenProcess.run(["build", "--quiet"], in: site.root).status == 0)
-        let cold = try fileTree(site.root.appendingPathComponent("Output"))
+        let (site, cold, state) = try builtGoldenSite()
         // The record (the first line) is intact, so the rebuild starts in place and reads the
         // list in the background; the second line is not a file's line.
-        let state = site.root.appendingPathComponent(".Output.sitegen-state.json")
         var lines = try String(contentsOf: state, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         lines[1] = #"{"path": 404.html}"#
         try Data(lines.joined(separator: "\n").utf8).write(to: state)
