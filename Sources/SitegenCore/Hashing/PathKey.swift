@@ -2,9 +2,9 @@
 /// bytes (Swift's `Hasher`, told apart by a first byte), under the process's random seed.
 ///
 /// For the sets and tables a build keeps of its paths (the planned paths, the last build's
-/// files), which key 430,000 paths in a rebuild at 10,000 polls. `DigestKey`'s SHA-256 cost
-/// three times as much a key (issue #16), and a seed chosen when the process starts keeps
-/// paths made to collide from being found in advance. Two paths sharing a key is a chance of
+/// files), which key 430,000 paths in a rebuild at 10,000 polls: with `DigestKey`'s SHA-256
+/// (swift-crypto allocates a context a call) that was about 90 ms of CPU (issue #16). A seed
+/// chosen when the process starts keeps paths made to collide from being found in advance. Two paths sharing a key is a chance of
 /// about 1 in 10^26 for a million paths. Never written down: another process keys the same
 /// path differently (DigestKey is for keys that are kept, such as voter ids).
 package struct PathKey: Hashable, Sendable {
