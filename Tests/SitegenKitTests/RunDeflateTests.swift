@@ -50,15 +50,25 @@ struct RunDeflateTests {
         #expect(compressed < bytes.count / 2)
     }
 
-    @Test("More symbols than one block holds are written as several blocks")
-    func severalBlocks() throws {
-        // 200,000 runs of one or two bytes, each a literal or two: over three blocks of 65,536.
-        let runs: [(byte: UInt8, length: Int)] = (0..<200_000).map { index in
-            let byte: UInt8 = index % 7 == 0 ? 200 : UInt8(index % 5)
-            return (byte, 1 + index % 2)
-        }
-        let (inflated, _, _) = Self.roundTrip(runs)
-        #expect(try #require(inflated) == runs.flatMap { repeatElement($0.byte, count: $0.length) })
+    @Test("Every byte has a code, and every run length: each byte in runs of 1 to 600 bytes comes back")
+    func everyByteAndLength() throws {
+        // Bytes the cards rarely or never use get the longest codes; lengths past 258 are
+        // several matches, the last of at least 3 bytes.
+        var runs: [(byte: UInt8, length: Int)] = []
+        for length in 1...600 { for byte in 0...255 where (byte + length) % 7 == 0 { runs.append((UInt8(byte), length)) } }
+        for byte in 0...255 { runs.append((UInt8(byte), 1)) }
+        let bytes = runs.flatMap { repeatElement($0.byte, count: $0.length) }
+        let (inflated, adler, _) = Self.roundTrip(runs)
+        #expect(try #require(inflated) == bytes)
+        #expect(adler == UInt32(bytes.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }))
+    }
+
+    @Test("The cards' code is a complete code of at most 15 bits for all 286 literal and length symbols")
+    func cardCode() {
+        let lengths = CardCode.lengths
+        #expect(lengths.count == 286)
+        #expect(lengths.allSatisfy { $0 > 0 && $0 <= 15 })
+        #expect(lengths.reduce(0.0) { $0 + pow(2, -Double($1)) } == 1)
     }
 
     @Test("Edge cases: nothing, one byte, one long run, a run continued by a second add")

@@ -1,68 +1,54 @@
 /// A deflate (RFC 1951) encoder for byte streams fed as runs of one byte, the shape of a
 /// card's palette rows: long runs of a flat colour between short antialiased edges. A run
-/// becomes a literal and matches at distance 1 (what zlib's `Z_RLE` strategy finds), coded
-/// with Huffman codes fitted to each block, and the zlib checksum is kept per run rather than
-/// per byte.
+/// becomes a literal and matches at distance 1 (what zlib's `Z_RLE` strategy finds), and the
+/// zlib checksum is kept per run rather than per byte.
 ///
-/// It exists for speed: zlib spent about 20 ns on each of a card's ~56,000 symbols and read
-/// every byte of the rows again; here the palette mapping hands over the runs it has already
-/// found (docs/performance.md, "Link preview images"). PreviewTests inflate every test card
-/// with zlib, which checks the stream and its checksum, and compare the pixels.
+/// Every stream is one block written with the same Huffman code (`CardCode`), fitted once to
+/// the symbols of many cards: a card is then written as its runs are found, with no symbols
+/// kept, counted or read a second time. The code fits a card about 5% worse than a code of
+/// its own would; counting and coding each card's symbols twice was a third of its encoding
+/// time (docs/performance.md, "Link preview images"). Every byte and match length has a code,
+/// so any stream can be written. PreviewTests inflate every test card with zlib, which checks
+/// the stream and its checksum, and compare the pixels.
 package struct RunDeflate: ~Copyable {
-    /// Symbols waiting for the next block: a literal byte (0–255), or 256 + a match length (3–258).
-    private let symbols: UnsafeMutablePointer<UInt16>
-    private var symbolCount = 0
-    private static let symbolsPerBlock = 1 << 16
-    /// Literal/length code frequencies of the waiting symbols (286 codes).
-    private let frequencies: UnsafeMutablePointer<UInt32>
-    /// `lengthCode` where the hot path reads it (a static array costs a check on every read).
-    private let codeOfLength: UnsafeMutablePointer<UInt16>
-    /// The current block's bits and bit count for each symbol value (literal, or 256 + length).
-    private let symbolBits: UnsafeMutablePointer<UInt32>
-    private let symbolBitCount: UnsafeMutablePointer<UInt8>
-
-    /// The run not yet turned into symbols, and the last byte that was (-1 at the start).
-    private var runByte = 0, runLength = 0, lastByte = -1
+    /// The run not yet written. A new run's byte always differs from the last one's: `add`
+    /// joins runs of the same byte.
+    private var runByte = 0, runLength = 0
 
     /// The zlib checksum (Adler-32) of every byte added so far.
     private var sum1: UInt64 = 1, sum2: UInt64 = 0
 
-    /// The compressed bytes, and bits not yet written out (fewer than 32).
+    /// The compressed bytes. Each write stores eight bytes, of which the bits not yet whole
+    /// (`bitCount`, fewer than 8) are the first: the buffer keeps `slack` bytes spare.
     private var output: UnsafeMutablePointer<UInt8>
     private var outputCapacity: Int
     private var outputCount = 0
-    private var bits: UInt64 = 0, bitCount = 0
+    private var bits: UInt64 = 0, bitCount: UInt64 = 0
+    private static let slack = 64
+
+    /// CardCode's tables, where the hot path reads them without going through the class.
+    private let literalBits: UnsafeMutablePointer<UInt32>, literalCount: UnsafeMutablePointer<UInt8>
+    private let literalPairBits: UnsafeMutablePointer<UInt32>
+    private let matchBits: UnsafeMutablePointer<UInt32>, matchCount: UnsafeMutablePointer<UInt8>
 
     package init() {
-        symbols = .allocate(capacity: Self.symbolsPerBlock)
-        frequencies = .allocate(capacity: 286)
-        frequencies.initialize(repeating: 0, count: 286)
-        codeOfLength = .allocate(capacity: 259)
-        codeOfLength.initialize(from: Self.lengthCode, count: 259)
-        symbolBits = .allocate(capacity: 256 + 259)
-        symbolBits.initialize(repeating: 0, count: 256 + 259)
-        symbolBitCount = .allocate(capacity: 256 + 259)
-        symbolBitCount.initialize(repeating: 0, count: 256 + 259)
         outputCapacity = 1 << 16
         output = .allocate(capacity: outputCapacity)
+        let code = CardCode.shared
+        (literalBits, literalCount, literalPairBits) = (code.literalBits, code.literalCount, code.literalPairBits)
+        (matchBits, matchCount) = (code.matchBits, code.matchCount)
     }
 
     deinit {
-        symbols.deallocate()
-        frequencies.deallocate()
-        codeOfLength.deallocate()
-        symbolBits.deallocate()
-        symbolBitCount.deallocate()
         output.deallocate()
     }
 
-    /// Starts a new stream.
+    /// Starts a new stream: the block's header, with the code.
     package mutating func reset() {
-        symbolCount = 0
-        frequencies.update(repeating: 0, count: 286)
-        (runByte, runLength, lastByte) = (0, 0, -1)
+        (runByte, runLength) = (0, 0)
         (sum1, sum2) = (1, 0)
         (outputCount, bits, bitCount) = (0, 0, 0)
+        for (value, count) in CardCode.shared.header { put(UInt64(value), UInt64(count)) }
     }
 
     /// Adds `count` copies of `byte` to the stream.
@@ -72,16 +58,7 @@ package struct RunDeflate: ~Copyable {
             runLength &+= count
             return
         }
-        if runLength == 1 && runByte != lastByte {
-            // The commonest run in an antialiased edge: one literal byte, no match.
-            sum1 &+= UInt64(truncatingIfNeeded: runByte)
-            sum2 &+= sum1
-            reduceChecksumIfLarge()
-            symbol(UInt16(truncatingIfNeeded: runByte))
-            lastByte = runByte
-        } else {
-            endRun()
-        }
+        endRun()
         (runByte, runLength) = (Int(byte), count)
     }
 
@@ -89,40 +66,50 @@ package struct RunDeflate: ~Copyable {
     /// Adler-32 of what was added. The bytes are valid until the next `reset`.
     package mutating func finish() -> (deflate: UnsafeBufferPointer<UInt8>, adler: UInt32) {
         endRun()
-        writeBlock(final: true)
-        reserve(8)
-        while bitCount > 0 {
-            output[outputCount] = UInt8(truncatingIfNeeded: bits)
-            outputCount += 1
-            bits >>= 8
-            bitCount = max(bitCount - 8, 0)
-        }
+        let code = CardCode.shared
+        put(UInt64(code.endOfBlock.bits), UInt64(code.endOfBlock.count))
+        if bitCount > 0 { outputCount += 1 }
         return (UnsafeBufferPointer(start: output, count: outputCount), UInt32((sum2 % 65521) << 16 | sum1 % 65521))
     }
 
-    /// Turns the waiting run into symbols: a literal unless the byte before it is the same, then
-    /// matches of up to 258 bytes at distance 1, and what is left under 3 bytes as literals.
-    /// This runs once per run, some 40,000 times a card, so it avoids trapping arithmetic
-    /// and takes the checksum's remainders only now and then (`addToChecksum`).
+    /// Writes the waiting run: its byte as a literal, then matches of up to 258 bytes at
+    /// distance 1, and what is left under 3 bytes as literals. This runs once per run, some
+    /// 40,000 times a card, and where a run ends is unpredictable: a run of up to 259 bytes
+    /// (nearly all: longer ones are the flat stretches, a few a row) is one write of its
+    /// literal and either its match or its one or two more literals, chosen without a branch.
+    @inline(__always)
     private mutating func endRun() {
         guard runLength > 0 else { return }
+        if outputCount &+ Self.slack > outputCapacity { grow() }
         addToChecksum(runLength, copiesOf: runByte)
-        var left = runLength
-        if lastByte != runByte {
-            symbol(UInt16(truncatingIfNeeded: runByte))
-            left &-= 1
-            lastByte = runByte
-        }
-        while left >= 3 {
-            let length = min(left, 258)
-            symbol(256 &+ UInt16(truncatingIfNeeded: length))
-            left &-= length
-        }
-        while left > 0 {
-            symbol(UInt16(truncatingIfNeeded: runByte))
-            left &-= 1
-        }
+        let byte = runByte, literal = UInt64(literalBits[byte]), literalLength = UInt64(literalCount[byte])
+        let left = runLength &- 1
         runLength = 0
+        guard left <= 258 else { return writeLongRun(literal: literal, literalLength: literalLength, left: left) }
+        // At most 13 + 26 bits (a literal, then a match or two literals): one write. The
+        // match or the literals are chosen by a mask, not a branch (lengths 0–2 have no match
+        // bits: they are zeros).
+        let literalsCount = UInt64(truncatingIfNeeded: left) &* literalLength
+        let literals = UInt64(literalPairBits[byte]) & ((1 &<< literalsCount) &- 1)
+        let matchMask = 0 &- (UInt64(bitPattern: Int64(truncatingIfNeeded: 2 &- left)) &>> 63)  // all ones when left >= 3
+        let tail = UInt64(matchBits[left]) & matchMask | literals & ~matchMask
+        let tailCount = UInt64(matchCount[left]) & matchMask | literalsCount & ~matchMask
+        put(literal | tail &<< literalLength, literalLength &+ tailCount)
+    }
+
+    /// The rest of a run of more than 259 bytes (a flat stretch): its literal, then matches,
+    /// the last of at least 3 bytes.
+    private mutating func writeLongRun(literal: UInt64, literalLength: UInt64, left: Int) {
+        var left = left
+        put(literal, literalLength)
+        while left > 258 {
+            // Leave at least 3 for the last match: 260 is 257 + 3, not 258 + 2 literals.
+            let take = left &- 258 >= 3 ? 258 : left &- 3
+            put(UInt64(matchBits[take]), UInt64(matchCount[take]))
+            left &-= take
+            if outputCount &+ Self.slack > outputCapacity { grow() }
+        }
+        put(UInt64(matchBits[left]), UInt64(matchCount[left]))
     }
 
     /// Adler-32 of `count` copies of `byte`, in closed form. The sums are kept below 2^32
@@ -137,38 +124,104 @@ package struct RunDeflate: ~Copyable {
             let part = min(left, 1 << 24)
             sum2 &+= part &* sum1 &+ value &* ((part &* (part &+ 1)) &>> 1)
             sum1 &+= part &* value
-            reduceChecksumIfLarge()
+            if sum1 | sum2 &>> 24 >= 1 << 32 { (sum1, sum2) = (sum1 % 65521, sum2 % 65521) }
             left &-= part
         } while left > 0
     }
 
+    /// Appends `count` bits (at most 56), least significant first. Always stores eight bytes
+    /// and moves on by the whole ones: no branch on how full the bit buffer is.
     @inline(__always)
-    private mutating func reduceChecksumIfLarge() {
-        if sum1 | sum2 &>> 24 >= 1 << 32 { (sum1, sum2) = (sum1 % 65521, sum2 % 65521) }
+    private mutating func put(_ value: UInt64, _ count: UInt64) {
+        // bitCount is under 8 here, so the shift never reaches 64 and needs no check.
+        bits |= value &<< bitCount
+        bitCount &+= count
+        UnsafeMutableRawPointer(output + outputCount).storeBytes(of: bits.littleEndian, as: UInt64.self)
+        let whole = bitCount &>> 3
+        outputCount &+= Int(truncatingIfNeeded: whole)
+        bits = bits &>> (whole &<< 3)
+        bitCount &= 7
     }
 
-    @inline(__always)
-    private mutating func symbol(_ value: UInt16) {
-        symbols[symbolCount] = value
-        symbolCount &+= 1
-        frequencies[value < 256 ? Int(value) : Int(codeOfLength[Int(value) &- 256])] &+= 1
-        if symbolCount == Self.symbolsPerBlock { writeBlock(final: false) }
+    private mutating func grow() {
+        let capacity = outputCapacity * 2
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: output, count: outputCount &+ 8)
+        output.deallocate()
+        (output, outputCapacity) = (grown, capacity)
+    }
+}
+
+/// The Huffman code every card's deflate block is written with, and its header. The code
+/// lengths were fitted by scripts/card-code-lengths.py to the symbols of the cards of
+/// Benchmarks' 1,000-poll corpus and of the sample site (1,105 cards), each symbol given a
+/// small share more so that every byte and match length has a code of at most 13 bits.
+package final class CardCode: @unchecked Sendable {
+    package static let shared = CardCode()
+
+    /// Code lengths of the 286 literal/length symbols: bytes 0–255, end of block, lengths.
+    package static let lengths: [UInt8] = [
+        3, 9, 3, 4, 12, 8, 7, 11, 9, 9, 8, 11, 9, 10, 12, 11,
+        10, 10, 9, 9, 10, 11, 9, 10, 10, 8, 10, 9, 10, 10, 9, 10,
+        12, 8, 9, 12, 11, 11, 11, 8, 11, 11, 10, 10, 9, 9, 8, 10,
+        10, 11, 10, 10, 11, 11, 11, 10, 8, 9, 10, 10, 10, 11, 10, 9,
+        10, 10, 10, 8, 11, 10, 11, 11, 9, 11, 8, 11, 10, 9, 11, 10,
+        9, 10, 8, 10, 11, 11, 9, 11, 8, 12, 10, 11, 10, 11, 10, 10,
+        11, 10, 10, 9, 8, 9, 11, 12, 12, 10, 11, 9, 11, 11, 9, 11,
+        10, 11, 12, 11, 10, 11, 11, 10, 11, 11, 10, 11, 11, 10, 11, 12,
+        11, 11, 10, 10, 9, 10, 8, 10, 11, 11, 11, 12, 12, 12, 11, 9,
+        9, 9, 10, 11, 8, 11, 11, 11, 9, 11, 11, 12, 9, 10, 12, 12,
+        9, 11, 10, 11, 12, 10, 11, 10, 8, 12, 11, 11, 9, 10, 10, 11,
+        11, 11, 11, 8, 11, 9, 9, 10, 12, 10, 11, 11, 10, 11, 10, 10,
+        11, 13, 10, 11, 10, 10, 12, 11, 10, 10, 8, 8, 9, 8, 9, 9,
+        9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+        8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+        8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+        13, 6, 4, 5, 6, 7, 6, 6, 8, 7, 7, 8, 8, 7, 8, 8,
+        10, 9, 10, 10, 10, 9, 9, 10, 10, 9, 7, 10, 9, 5,
+    ]
+
+    /// Each byte's code, bit-reversed, and its length; the code twice over, for two literals.
+    package let literalBits: UnsafeMutablePointer<UInt32>
+    package let literalCount: UnsafeMutablePointer<UInt8>
+    package let literalPairBits: UnsafeMutablePointer<UInt32>
+    /// For each match length 3–258 (0–2: nothing): its length code, extra bits and the
+    /// distance code (distance 1, the only one: one code of one bit, as RFC 1951 allows).
+    package let matchBits: UnsafeMutablePointer<UInt32>
+    package let matchCount: UnsafeMutablePointer<UInt8>
+    package let endOfBlock: (bits: UInt32, count: UInt8)
+    /// The block's header as writes of (bits, count): final block, dynamic codes, the code
+    /// lengths run-length coded in the code length alphabet (RFC 1951 3.2.7).
+    package let header: [(UInt32, UInt8)]
+
+    private init() {
+        let lengths = Self.lengths
+        let codes = Huffman.codes(lengths)
+        literalBits = .allocate(capacity: 256)
+        literalCount = .allocate(capacity: 256)
+        literalPairBits = .allocate(capacity: 256)
+        for byte in 0..<256 {
+            literalBits[byte] = codes[byte]
+            literalCount[byte] = lengths[byte]
+            literalPairBits[byte] = codes[byte] | codes[byte] << UInt32(lengths[byte])
+        }
+        matchBits = .allocate(capacity: 259)
+        matchCount = .allocate(capacity: 259)
+        matchBits.initialize(repeating: 0, count: 259)
+        matchCount.initialize(repeating: 0, count: 259)
+        for length in 3...258 {
+            let symbol = 257 + Self.lengthBase.lastIndex { Int($0) <= length }!
+            let extra = UInt32(length - Int(Self.lengthBase[symbol - 257]))
+            matchBits[length] = codes[symbol] | extra << UInt32(lengths[symbol])
+            matchCount[length] = lengths[symbol] + Self.lengthExtraBits[symbol - 257] + 1
+        }
+        endOfBlock = (codes[256], lengths[256])
+        header = Self.header(lengths)
     }
 
-    // MARK: Blocks
-
-    /// Writes the waiting symbols as one block with Huffman codes of its own (BTYPE 2).
-    private mutating func writeBlock(final: Bool) {
-        frequencies[256] += 1  // end of block
-        var literalLengths = Huffman.lengths(UnsafeBufferPointer(start: frequencies, count: 286), limit: 15)
-        let literalCount = max(257, (literalLengths.lastIndex { $0 > 0 } ?? 0) + 1)
-        literalLengths.removeLast(286 - literalCount)
-        let literalCodes = Huffman.codes(literalLengths)
-        // Every match is at distance 1 (distance code 0): one code of one bit, as RFC 1951 allows.
+    private static func header(_ literalLengths: [UInt8]) -> [(UInt32, UInt8)] {
         let distanceLengths: [UInt8] = [1]
-
-        // The code lengths, run-length coded in the code length alphabet (RFC 1951 3.2.7).
-        typealias LengthSymbol = (symbol: Int, extra: UInt32, extraBits: Int)
+        typealias LengthSymbol = (symbol: Int, extra: UInt32, extraBits: UInt8)
         var lengthSymbols: [LengthSymbol] = []
         let all = literalLengths + distanceLengths
         var index = 0
@@ -206,62 +259,14 @@ package struct RunDeflate: ~Copyable {
         let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
         let orderCount = max(4, (order.lastIndex { lengthLengths[$0] > 0 } ?? 0) + 1)
 
-        reserve(symbolCount * 3 + 512)
-        put(final ? 1 : 0, 1)
-        put(2, 2)
-        put(UInt32(literalCount - 257), 5)
-        put(UInt32(distanceLengths.count - 1), 5)
-        put(UInt32(orderCount - 4), 4)
-        for symbol in order.prefix(orderCount) { put(UInt32(lengthLengths[symbol]), 3) }
+        var writes: [(UInt32, UInt8)] = [(1, 1), (2, 2), (UInt32(literalLengths.count - 257), 5),
+                                         (UInt32(distanceLengths.count - 1), 5), (UInt32(orderCount - 4), 4)]
+        for symbol in order.prefix(orderCount) { writes.append((UInt32(lengthLengths[symbol]), 3)) }
         for entry in lengthSymbols {
-            put(lengthCodes[entry.symbol], Int(lengthLengths[entry.symbol]))
-            if entry.extraBits > 0 { put(entry.extra, entry.extraBits) }
+            writes.append((lengthCodes[entry.symbol], lengthLengths[entry.symbol]))
+            if entry.extraBits > 0 { writes.append((entry.extra, entry.extraBits)) }
         }
-
-        // Every symbol's bits in full, so the loop below is one lookup a symbol: a literal's
-        // code, or a match length's code, extra bits and distance code 0 (one 0 bit).
-        for literal in 0..<256 {
-            symbolBits[literal] = literalCodes[literal]
-            symbolBitCount[literal] = literalLengths[literal]
-        }
-        for length in 3...258 {
-            let code = Int(Self.lengthCode[length])
-            guard code < literalCount, literalLengths[code] > 0 else { continue }
-            let extra = UInt32(length - Int(Self.lengthBase[code - 257]))
-            symbolBits[256 + length] = literalCodes[code] | extra << UInt32(literalLengths[code])
-            symbolBitCount[256 + length] = literalLengths[code] + Self.lengthExtraBits[code - 257] + 1
-        }
-        for index in 0..<symbolCount {
-            let value = Int(symbols[index])
-            put(symbolBits[value], Int(symbolBitCount[value]))
-        }
-        put(literalCodes[256], Int(literalLengths[256]))
-        symbolCount = 0
-        frequencies.update(repeating: 0, count: 286)
-    }
-
-    /// Appends `count` bits (at most 32), least significant first; whole bytes go out four at a time.
-    @inline(__always)
-    private mutating func put(_ value: UInt32, _ count: Int) {
-        // bitCount is under 32 here, so the shift never reaches 64 and needs no check.
-        bits |= UInt64(value) &<< UInt64(truncatingIfNeeded: bitCount)
-        bitCount &+= count
-        if bitCount >= 32 {
-            UnsafeMutableRawPointer(output + outputCount).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
-            outputCount &+= 4
-            bits &>>= 32
-            bitCount &-= 32
-        }
-    }
-
-    /// Room for `count` more bytes (a symbol never takes more than 3: 15 + 5 + 1 bits).
-    private mutating func reserve(_ count: Int) {
-        guard outputCount + count + 8 > outputCapacity else { return }
-        let capacity = max(outputCapacity * 2, outputCount + count + 8)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        grown.update(from: output, count: outputCount)
-        output.deallocate()
-        (output, outputCapacity) = (grown, capacity)
+        return writes
     }
 
     // MARK: The length alphabet (RFC 1951 3.2.5)
@@ -270,14 +275,6 @@ package struct RunDeflate: ~Copyable {
                                                35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
     private static let lengthExtraBits: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
                                                    3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    /// The code (257–285) of each match length, by length (3–258; 258 has a code of its own).
-    private static let lengthCode: [UInt16] = {
-        var table = [UInt16](repeating: 0, count: 259)
-        for length in 3...258 {
-            table[length] = 257 + UInt16(lengthBase.lastIndex { Int($0) <= length }!)
-        }
-        return table
-    }()
 }
 
 /// Canonical Huffman codes for deflate.
