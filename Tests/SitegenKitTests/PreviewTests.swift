@@ -286,6 +286,30 @@ struct PreviewTests {
         #expect(Set(concurrent.map { $0.1 }) == Set(first))
     }
 
+    @Test("A scaled font a card was drawn with keeps a reference of its own: cairo 1.16 aborts when one loses its last while another thread draws with it")
+    func scaledFontsKept() throws {
+        // Built the way CardDrawing builds it (the toy face is cairo's same object, the
+        // options the cards' own), this context gets the title's scaled font from cairo's font
+        // map. Other tests' threads hold fonts too, so its reference count alone proves
+        // nothing: the test asks whether it is one of those kept.
+        let poll = try #require(Self.cards.first { if case .poll = $0.1 { true } else { false } })
+        _ = PreviewImage.png(poll.1)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 16, 16)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        CardDrawing.prepare(cairo)
+        let bold = cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)!
+        defer { cairo_font_face_destroy(bold) }
+        cairo_set_font_face(cairo, bold)
+        cairo_set_font_size(cairo, 58)
+        let title = try #require(cairo_get_scaled_font(cairo))
+        #expect(CardDrawing.keepsForever(title))
+        #expect(cairo_scaled_font_get_reference_count(title) >= 2, "this context's reference and the kept one")
+        cairo_set_font_size(cairo, 57)
+        #expect(!CardDrawing.keepsForever(try #require(cairo_get_scaled_font(cairo))), "a size no card uses")
+    }
+
     // MARK: The drawing code
 
     @Test("Every key covers the cards' drawing code: its version, size, colours and the cairo that draws it")

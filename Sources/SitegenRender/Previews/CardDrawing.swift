@@ -46,6 +46,11 @@ package enum CardDrawing {
         picture.draw(rows: 0..<PreviewCard.height, with: cairo)
     }
 
+    /// Whether `font` is one of the scaled fonts cards have used, kept for the process (Fonts).
+    package static func keepsForever(_ font: OpaquePointer) -> Bool {
+        Fonts.shared.keeps(font)
+    }
+
     /// Sets the fonts' options every card is drawn and measured with.
     package static func prepare(_ cairo: OpaquePointer) {
         cairo_set_font_options(cairo, Fonts.shared.options)
@@ -281,6 +286,7 @@ private final class Context {
     private static func setFont(_ cairo: OpaquePointer, size: Double, bold: Bool) {
         cairo_set_font_face(cairo, bold ? Fonts.shared.bold : Fonts.shared.regular)
         cairo_set_font_size(cairo, size)
+        Fonts.shared.keep(cairo_get_scaled_font(cairo))
     }
 
     /// The advance width of `text` as drawn.
@@ -345,6 +351,28 @@ private final class Fonts: @unchecked Sendable {
     let regular: OpaquePointer
     let bold: OpaquePointer
     let options: OpaquePointer
+
+    /// Every scaled font (a face at a size) a card has used, with a reference that is never
+    /// given back. cairo 1.16 (Debian 12's) aborts with "cairo_scaled_font_destroy: Assertion
+    /// `! scaled_font->cache_frozen' failed" when a scaled font's last reference goes while
+    /// another thread draws with it, which happens as two threads' contexts switch between the
+    /// same sizes: two threads doing so abort within seconds (a C loop of set_font_size,
+    /// text_extents and show_text), and did once in about 50 builds of the 1,000-poll corpus
+    /// with cards. A font kept here is never destroyed, so that cannot happen. The cards use
+    /// a few sizes, all set by the layout, never by the data: about 20 fonts.
+    private var kept: Set<OpaquePointer> = []
+    private let lock = NSLock()
+
+    func keep(_ font: OpaquePointer?) {
+        guard let font else { return }
+        lock.withLock {
+            if kept.insert(font).inserted { cairo_scaled_font_reference(font) }
+        }
+    }
+
+    func keeps(_ font: OpaquePointer) -> Bool {
+        lock.withLock { kept.contains(font) }
+    }
 
     private init() {
         regular = cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
