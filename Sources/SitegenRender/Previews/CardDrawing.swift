@@ -236,13 +236,7 @@ private final class Context {
         let radius = min(radius, width / 2, height / 2)
         record(top: y, bottom: y + height) { cairo in
             Self.setColour(cairo, colour)
-            cairo_new_sub_path(cairo)
-            cairo_arc(cairo, x + width - radius, y + radius, radius, -.pi / 2, 0)
-            cairo_arc(cairo, x + width - radius, y + height - radius, radius, 0, .pi / 2)
-            cairo_arc(cairo, x + radius, y + height - radius, radius, .pi / 2, .pi)
-            cairo_arc(cairo, x + radius, y + radius, radius, .pi, 3 * .pi / 2)
-            cairo_close_path(cairo)
-            cairo_fill(cairo)
+            ShapeMasks.fillRoundedRect(cairo, x, y, width, height, radius: radius)
         }
     }
 

@@ -359,6 +359,7 @@ public enum PreviewImage {
             surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(Self.bandRows))!
             cairo = cairo_create(surface)!
             CardDrawing.prepare(cairo)
+            ShapeMasks.attach(to: cairo)
             cairo_set_source_rgb(cairo, 1, 1, 1)  // CardDrawing.Colour.surface
             cairo_rectangle(cairo, 0, 0, Double(PreviewCard.width), Double(Self.bandRows))
             cairo_fill(cairo)

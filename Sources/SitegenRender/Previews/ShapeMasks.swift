@@ -1,0 +1,98 @@
+import CCairo
+
+/// The rounded rectangles a rendering thread draws again and again (a poll card's rank
+/// badges and bar tracks, the first place's bar), kept as coverage masks.
+///
+/// cairo spends about 13 µs turning a 96×44 badge's path into coverage, whatever its size:
+/// the arcs' edges, scanned 15 times a row. Compositing the same coverage kept in an A8
+/// surface takes about 1.3 µs.
+///
+/// A shape placed on whole pixels with a whole width and height (at most 64 pixels high) is
+/// always drawn from a mask, and every other one always from its path, so a card's pixels
+/// never depend on what was drawn before it. (Filling a path and compositing its mask can
+/// round a few edge pixels differently, and so can the same path filled in bands that start
+/// on other rows; a mask moved by whole pixels gives the same pixels wherever it is.) Each
+/// canvas, one per rendering thread, keeps its masks, attached to its cairo context: nothing
+/// is shared between threads. A cairo context without them (or past `limit` shapes) makes
+/// the mask it needs and drops it.
+final class ShapeMasks {
+    struct Shape: Hashable {
+        let width: Int, height: Int, radius: Double
+    }
+
+    private var masks: [Shape: OpaquePointer] = [:]
+    /// Masks kept at most: a card has a few such shapes, and they repeat from card to card.
+    private static let limit = 64
+
+    deinit {
+        for mask in masks.values { cairo_surface_destroy(mask) }
+    }
+
+    /// Draws a rounded rectangle filled with `cairo`'s source: from a mask when it lies on
+    /// whole pixels, else by filling its path.
+    static func fillRoundedRect(_ cairo: OpaquePointer, _ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double) {
+        guard let shape = wholePixels(x, y, width, height, radius: radius) else {
+            roundedRectPath(cairo, x, y, width, height, radius: radius)
+            cairo_fill(cairo)
+            return
+        }
+        if let masks = of(cairo), let mask = masks.kept(shape) {
+            cairo_mask_surface(cairo, mask, x, y)
+        } else {
+            let mask = makeMask(shape)
+            cairo_mask_surface(cairo, mask, x, y)
+            cairo_surface_destroy(mask)
+        }
+    }
+
+    /// The shape, if it is on whole pixels and low enough that its arcs, not its area, are
+    /// the cost (a tall box's inside is filled faster than a mask is read).
+    private static func wholePixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double) -> Shape? {
+        guard [x, y, width, height].allSatisfy({ $0.rounded() == $0 && abs($0) <= 4096 }), width > 0, height > 0,
+              height <= 64, radius.isFinite else { return nil }
+        return Shape(width: Int(width), height: Int(height), radius: radius)
+    }
+
+    /// The shape's mask, made the first time; nil past `limit` masks.
+    private func kept(_ shape: Shape) -> OpaquePointer? {
+        if let mask = masks[shape] { return mask }
+        guard masks.count < Self.limit else { return nil }
+        let mask = Self.makeMask(shape)
+        masks[shape] = mask
+        return mask
+    }
+
+    private static func makeMask(_ shape: Shape) -> OpaquePointer {
+        let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(shape.width), Int32(shape.height))!
+        let cairo = cairo_create(mask)!
+        roundedRectPath(cairo, 0, 0, Double(shape.width), Double(shape.height), radius: shape.radius)
+        cairo_fill(cairo)
+        cairo_destroy(cairo)
+        cairo_surface_flush(mask)
+        return mask
+    }
+
+    private static func roundedRectPath(_ cairo: OpaquePointer, _ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double) {
+        cairo_new_sub_path(cairo)
+        cairo_arc(cairo, x + width - radius, y + radius, radius, -.pi / 2, 0)
+        cairo_arc(cairo, x + width - radius, y + height - radius, radius, 0, .pi / 2)
+        cairo_arc(cairo, x + radius, y + height - radius, radius, .pi / 2, .pi)
+        cairo_arc(cairo, x + radius, y + radius, radius, .pi, 3 * .pi / 2)
+        cairo_close_path(cairo)
+    }
+
+    // MARK: Attached to a cairo context
+
+    /// cairo tells user data apart by the address of a key; only its address is used.
+    nonisolated(unsafe) private static let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
+
+    /// Gives `cairo` masks of its own, released with it.
+    static func attach(to cairo: OpaquePointer) {
+        let masks = Unmanaged.passRetained(ShapeMasks()).toOpaque()
+        cairo_set_user_data(cairo, key, masks) { Unmanaged<ShapeMasks>.fromOpaque($0!).release() }
+    }
+
+    private static func of(_ cairo: OpaquePointer) -> ShapeMasks? {
+        cairo_get_user_data(cairo, key).map { Unmanaged<ShapeMasks>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
