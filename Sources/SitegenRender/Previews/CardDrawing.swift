@@ -300,9 +300,14 @@ private final class Context {
     func text(_ text: String, x: Double, y: Double, size: Double, bold: Bool = false, colour: UInt32, maxWidth: Double,
               centred: Bool = false, halo: (width: Double, colour: UInt32)? = nil) -> Double {
         Self.setFont(cairo, size: size, bold: bold)
-        let line = CardText.fitted(CardText.drawable(text), maxWidth: maxWidth, measure: advance)
+        var line = CardText.drawable(text)
         var extents = cairo_text_extents_t()
         cairo_text_extents(cairo, line, &extents)
+        // Measured once when it fits, as nearly every line does; shortened and measured again when not.
+        if extents.x_advance > maxWidth {
+            line = CardText.fitted(line, maxWidth: maxWidth, measure: advance)
+            cairo_text_extents(cairo, line, &extents)
+        }
         let width = extents.x_advance
         let startX = centred ? x - width / 2 : x
         let reach = (halo?.width ?? 0) / 2
