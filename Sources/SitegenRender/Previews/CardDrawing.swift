@@ -357,8 +357,8 @@ private final class Fonts: @unchecked Sendable {
     /// another thread draws with it, which happens as two threads' contexts switch between the
     /// same sizes: two threads doing so abort within seconds (a C loop of set_font_size,
     /// text_extents and show_text), and aborted 2 of about 130 builds of the 1,000-poll
-    /// corpus with cards. A font kept here is never destroyed, so that cannot happen. The cards use
-    /// a few sizes, all set by the layout, never by the data: about 20 fonts.
+    /// corpus with cards. A font kept here is never destroyed, so that cannot happen. The
+    /// cards use a few sizes, all set by the layout, never by the data: about 20 fonts.
     private var kept: Set<OpaquePointer> = []
     private let lock = NSLock()
 
