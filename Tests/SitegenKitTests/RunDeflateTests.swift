@@ -31,9 +31,13 @@ struct RunDeflateTests {
         var deflate = RunDeflate()
         deflate.reset()
         for run in runs { deflate.add(run.byte, count: run.length) }
+        return finish(&deflate, expected: runs.reduce(0) { $0 + $1.length })
+    }
+
+    /// Ends the stream, wraps it as zlib does, and inflates it with zlib.
+    static func finish(_ deflate: inout RunDeflate, expected: Int) -> (inflated: [UInt8]?, adler: UInt32, compressed: Int) {
         let (stream, adler) = deflate.finish()
         let wrapped = [0x78, 0x01] + Array(stream) + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
-        let expected = runs.reduce(0) { $0 + $1.length }
         var inflated = [UInt8](repeating: 0, count: expected + 1)
         var inflatedCount = uLong(inflated.count)
         guard uncompress(&inflated, &inflatedCount, wrapped, uLong(wrapped.count)) == Z_OK else { return (nil, adler, stream.count) }
@@ -79,10 +83,52 @@ struct RunDeflateTests {
         }
     }
 
+    @Test("Rows of runs added at once, now and then runs added one by one, past 2^52 in the checksum's sums")
+    func rowsOfRuns() throws {
+        // As the cards add them: a row's filter byte and runs at once, some next to one of
+        // the same byte (joined), some long; and in the first 1,000 rows, every 50th, a run
+        // added alone (which takes the checksum's remainders past 2^32). The nine million
+        // bytes after, nearly all high, take the second sum past 2^52, where the rows' loop
+        // takes them.
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var deflate = RunDeflate()
+        deflate.reset()
+        var bytes: [UInt8] = [], row: [UInt32] = [], rows = 0
+        bytes.reserveCapacity(9_202_000)
+        while bytes.count < 8_000_000 {
+            rows += 1
+            if rows % 50 == 0 && rows <= 1_000 {
+                let byte = UInt8(next(256)), length = 1 + next(300)
+                deflate.add(byte, count: length)
+                bytes += repeatElement(byte, count: length)
+            }
+            let filter = UInt8(next(3))
+            row = [1 << 8 | UInt32(filter)]
+            bytes.append(filter)
+            var left = 1_200
+            while left > 0 {
+                let length = min(left, next(4) == 0 ? 1 + next(600) : 1 + next(3))
+                let byte = UInt8(next(50) == 0 ? next(256) : 250 + next(6))
+                row.append(UInt32(length) << 8 | UInt32(byte))
+                bytes += repeatElement(byte, count: length)
+                left -= length
+            }
+            row.withUnsafeBufferPointer { deflate.add(runs: $0.baseAddress!, count: $0.count) }
+        }
+        let (inflated, adler, _) = Self.finish(&deflate, expected: bytes.count)
+        #expect(try #require(inflated) == bytes)
+        #expect(adler == UInt32(bytes.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }))
+    }
+
     @Test("The checksum is zlib's when its sums are reduced late: runs over 2^24 bytes, then 300,000 one-byte runs")
     func checksumReducedLate() throws {
-        // The encoder takes Adler-32's remainders only when its sums pass 2^32 and 2^56, and
-        // splits a run longer than 2^24 bytes: high bytes in long runs get there quickly.
+        // The encoder takes Adler-32's remainders only when its sums pass 2^32 (before a part
+        // of a run) or 2^52, and splits a run longer than 2^24 bytes: high bytes in long runs
+        // get there quickly.
         var runs: [(byte: UInt8, length: Int)] = [(255, (1 << 24) + 12_345), (254, 1), (1, 3), (255, 3 << 22)]
         runs += (0..<300_000).map { (UInt8(255 - $0 % 2), 1) }
         runs.append((200, 70_000))

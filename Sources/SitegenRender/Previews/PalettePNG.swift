@@ -31,17 +31,20 @@ package enum PalettePNG {
         }
 
         package init(width: Int, height: Int) {
+            precondition(width > 0 && width < 4_096, "RunDeflate takes a row's runs of at most 4,096 bytes")
             self.width = width
             self.height = height
             ink = .allocate(capacity: height)
             ink.initialize(repeating: InkSpan(), count: height)
             lastRow = .allocate(capacity: width)
             lastRow.initialize(repeating: 0, count: width)
+            runs = .allocate(capacity: width + 1)
         }
 
         deinit {
             ink.deallocate()
             lastRow.deallocate()
+            runs.deallocate()
         }
 
         /// The PNG of `height` rows of `width` pixels in cairo's RGB24 layout (0x00RRGGBB in
@@ -69,7 +72,7 @@ package enum PalettePNG {
             guard count > 0 else { return }
             // One access to the class's compressor for the whole band, not one a run.
             Self.addRows(pixels: pixels, stride: stride, count: count, first: nextRow, width: width, background: background,
-                         above: nextRow > 0 ? UnsafeRawPointer(lastRow) : nil, palette: palette, ink: ink, to: &deflate)
+                         above: nextRow > 0 ? UnsafeRawPointer(lastRow) : nil, palette: palette, ink: ink, runs: runs, to: &deflate)
             nextRow += count
             lastRow.update(from: (pixels + (count - 1) * stride).assumingMemoryBound(to: UInt32.self), count: width)
         }
@@ -83,12 +86,15 @@ package enum PalettePNG {
 
         private var background: UInt32 = 0, nextRow = 0
         private let lastRow: UnsafeMutablePointer<UInt32>
+        /// One row's runs, as `runs(of:)` finds them.
+        private let runs: UnsafeMutablePointer<UInt32>
 
         /// Adds each row to the stream: its filter byte, then its palette indices, or zeros.
         /// `above` is the row above the first, if any.
         private static func addRows(pixels: UnsafeRawPointer, stride: Int, count: Int, first: Int, width: Int,
                                     background: UInt32, above: UnsafeRawPointer?, palette: Palette,
-                                    ink: UnsafeMutablePointer<InkSpan>, to deflate: inout RunDeflate) {
+                                    ink: UnsafeMutablePointer<InkSpan>, runs: UnsafeMutablePointer<UInt32>,
+                                    to deflate: inout RunDeflate) {
             for index in 0..<count {
                 let row = pixels + index * stride, y = first + index
                 if let above = index > 0 ? row - stride : above, memcmp(row, above, width * 4) == 0 {
@@ -96,29 +102,36 @@ package enum PalettePNG {
                     deflate.add(0, count: width)
                     ink[y] = ink[y - 1]
                 } else {
-                    deflate.add(PalettePNG.filterNone, count: 1)
-                    ink[y] = addIndices(row, width: width, background: background, palette: palette, to: &deflate)
+                    let (span, count) = Self.runs(of: row, width: width, background: background, palette: palette, into: runs)
+                    ink[y] = span
+                    deflate.add(runs: runs, count: count)
                 }
             }
         }
 
-        /// Adds a row's palette indices to the stream, a run of one colour at a time; returns
-        /// where its pixels other than `background` start and end. A card's rows are long flat
-        /// runs and the short ones of antialiased edges, and either way a run costs one palette
-        /// lookup and one call into the compressor.
+        /// A row with the None filter as runs of one palette index, each `length << 8 | index`
+        /// (the filter byte first), into `runs` (room for `width` + 1), and where its pixels
+        /// other than `background` start and end. A card's rows are long flat runs and the
+        /// short ones of antialiased edges, and either way a run costs one palette lookup.
+        ///
+        /// The runs are written out and compressed by a second loop over them (RunDeflate): in
+        /// one loop, the mapping and the compressor's state were more values than x86-64 has
+        /// registers, and both spilled to memory at every run.
         ///
         /// Runs compare whole pixels, RGB24's unused byte included: cairo writes it as 0xFF, and
         /// were it ever to differ, a run would only be cut in two, whose halves have the same
         /// index and which the compressor joins again.
-        private static func addIndices(_ row: UnsafeRawPointer, width: Int, background: UInt32, palette: Palette,
-                                       to deflate: inout RunDeflate) -> InkSpan {
+        private static func runs(of row: UnsafeRawPointer, width: Int, background: UInt32, palette: Palette,
+                                 into runs: UnsafeMutablePointer<UInt32>) -> (InkSpan, count: Int) {
             let pixels = row.assumingMemoryBound(to: UInt32.self)
-            var runStart = 0, runPixel = pixels[0], inkEnd = 0
+            runs[0] = 1 << 8 | UInt32(PalettePNG.filterNone)
+            var runCount = 1, runStart = 0, runPixel = pixels[0], inkEnd = 0
             /// Ends the run before `start`, and starts one there.
             @inline(__always) func runEnds(at start: Int) {
                 let colour = runPixel & 0xFF_FFFF
                 if colour != background { inkEnd = start }
-                deflate.add(palette.index(of: colour), count: start &- runStart)
+                runs[runCount] = UInt32(truncatingIfNeeded: start &- runStart) &<< 8 | UInt32(palette.index(of: colour))
+                runCount &+= 1
                 runStart = start
                 runPixel = pixels[start]
             }
@@ -150,8 +163,9 @@ package enum PalettePNG {
             }
             let colour = runPixel & 0xFF_FFFF
             if colour != background { inkEnd = width }
-            deflate.add(palette.index(of: colour), count: width &- runStart)
-            guard inkEnd > 0 else { return InkSpan() }
+            runs[runCount] = UInt32(truncatingIfNeeded: width &- runStart) &<< 8 | UInt32(palette.index(of: colour))
+            runCount &+= 1
+            guard inkEnd > 0 else { return (InkSpan(), runCount) }
             // Some pixel is ink, so this stops.
             var inkStart = 0
             let rgb = SIMD4<UInt32>(repeating: 0xFF_FFFF), blank = SIMD4(repeating: background)
@@ -159,7 +173,7 @@ package enum PalettePNG {
                 inkStart &+= 4
             }
             while pixels[inkStart] & 0xFF_FFFF == background { inkStart &+= 1 }
-            return InkSpan(start: Int32(truncatingIfNeeded: inkStart), end: Int32(truncatingIfNeeded: inkEnd))
+            return (InkSpan(start: Int32(truncatingIfNeeded: inkStart), end: Int32(truncatingIfNeeded: inkEnd)), runCount)
         }
 
         /// Signature, IHDR, PLTE, IDAT and IEND, and nothing else (no time or text chunks),

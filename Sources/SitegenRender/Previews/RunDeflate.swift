@@ -11,144 +11,228 @@
 /// so any stream can be written. PreviewTests inflate every test card with zlib, which checks
 /// the stream and its checksum, and compare the pixels.
 package struct RunDeflate: ~Copyable {
-    /// The run not yet written. A new run's byte always differs from the last one's: `add`
-    /// joins runs of the same byte.
-    private var runByte = 0, runLength = 0
+    /// The stream; this owns its buffer.
+    private var stream = Stream()
 
-    /// The zlib checksum (Adler-32) of every byte added so far.
-    private var sum1: UInt64 = 1, sum2: UInt64 = 0
-
-    /// The compressed bytes. Each write stores eight bytes, of which the bits not yet whole
-    /// (`bitCount`, fewer than 8) are the first: the buffer keeps `slack` bytes spare.
-    private var output: UnsafeMutablePointer<UInt8>
-    private var outputCapacity: Int
-    private var outputCount = 0
-    private var bits: UInt64 = 0, bitCount: UInt64 = 0
-    private static let slack = 64
-
-    /// CardCode's tables, where the hot path reads them without going through the class.
-    private let literalBits: UnsafeMutablePointer<UInt32>, literalCount: UnsafeMutablePointer<UInt8>
-    private let literalPairBits: UnsafeMutablePointer<UInt32>
-    private let matchBits: UnsafeMutablePointer<UInt32>, matchCount: UnsafeMutablePointer<UInt8>
-
-    package init() {
-        outputCapacity = 1 << 16
-        output = .allocate(capacity: outputCapacity)
-        let code = CardCode.shared
-        (literalBits, literalCount, literalPairBits) = (code.literalBits, code.literalCount, code.literalPairBits)
-        (matchBits, matchCount) = (code.matchBits, code.matchCount)
-    }
+    package init() {}
 
     deinit {
-        output.deallocate()
+        stream.output.deallocate()
     }
 
     /// Starts a new stream: the block's header, with the code.
     package mutating func reset() {
-        (runByte, runLength) = (0, 0)
-        (sum1, sum2) = (1, 0)
-        (outputCount, bits, bitCount) = (0, 0, 0)
-        for (value, count) in CardCode.shared.header { put(UInt64(value), UInt64(count)) }
+        stream.reset()
     }
 
     /// Adds `count` copies of `byte` to the stream.
     @inline(__always)
     package mutating func add(_ byte: UInt8, count: Int) {
-        if Int(byte) == runByte {
-            runLength &+= count
-            return
-        }
-        endRun()
-        (runByte, runLength) = (Int(byte), count)
+        stream.add(byte, count: count)
     }
 
     /// Ends the stream: the deflate data (no zlib header: the caller writes it) and the
     /// Adler-32 of what was added. The bytes are valid until the next `reset`.
     package mutating func finish() -> (deflate: UnsafeBufferPointer<UInt8>, adler: UInt32) {
-        endRun()
-        let code = CardCode.shared
-        put(UInt64(code.endOfBlock.bits), UInt64(code.endOfBlock.count))
-        if bitCount > 0 { outputCount += 1 }
-        return (UnsafeBufferPointer(start: output, count: outputCount), UInt32((sum2 % 65521) << 16 | sum1 % 65521))
+        stream.finish()
     }
 
-    /// Writes the waiting run: its byte as a literal, then matches of up to 258 bytes at
-    /// distance 1, and what is left under 3 bytes as literals. This runs once per run, some
-    /// 40,000 times a card, and where a run ends is unpredictable: a run of up to 259 bytes
-    /// (nearly all: longer ones are the flat stretches, a few a row) is one write of its
-    /// literal and either its match or its one or two more literals, chosen without a branch.
-    @inline(__always)
-    private mutating func endRun() {
-        guard runLength > 0 else { return }
-        if outputCount &+ Self.slack > outputCapacity { grow() }
-        addToChecksum(runLength, copiesOf: runByte)
-        let byte = runByte, literal = UInt64(literalBits[byte]), literalLength = UInt64(literalCount[byte])
-        let left = runLength &- 1
-        runLength = 0
-        guard left <= 258 else { return writeLongRun(literal: literal, literalLength: literalLength, left: left) }
-        // At most 13 + 26 bits (a literal, then a match or two literals): one write. The
-        // match or the literals are chosen by a mask, not a branch (lengths 0–2 have no match
-        // bits: they are zeros).
-        let literalsCount = UInt64(truncatingIfNeeded: left) &* literalLength
-        let literals = UInt64(literalPairBits[byte]) & ((1 &<< literalsCount) &- 1)
-        let matchMask = 0 &- (UInt64(bitPattern: Int64(truncatingIfNeeded: 2 &- left)) &>> 63)  // all ones when left >= 3
-        let tail = UInt64(matchBits[left]) & matchMask | literals & ~matchMask
-        let tailCount = UInt64(matchCount[left]) & matchMask | literalsCount & ~matchMask
-        put(literal | tail &<< literalLength, literalLength &+ tailCount)
+    /// Adds a row's runs, each `length << 8 | byte` with a length of at most 4,096: what
+    /// `add` does for each, in less time (PalettePNG finds a row's runs, then adds them).
+    package mutating func add(runs: UnsafePointer<UInt32>, count: Int) {
+        stream.add(runs: runs, count: count)
     }
 
-    /// The rest of a run of more than 259 bytes (a flat stretch): its literal, then matches,
-    /// the last of at least 3 bytes.
-    private mutating func writeLongRun(literal: UInt64, literalLength: UInt64, left: Int) {
-        var left = left
-        put(literal, literalLength)
-        while left > 258 {
-            // Leave at least 3 for the last match: 260 is 257 + 3, not 258 + 2 literals.
-            let take = left &- 258 >= 3 ? 258 : left &- 3
-            put(UInt64(matchBits[take]), UInt64(matchCount[take]))
-            left &-= take
-            if outputCount &+ Self.slack > outputCapacity { grow() }
+    /// The stream's state; its buffer is RunDeflate's to free.
+    private struct Stream {
+        /// The run not yet written. A new run's byte always differs from the last one's: `add`
+        /// joins runs of the same byte.
+        private var runByte = 0, runLength = 0
+
+        /// The zlib checksum (Adler-32) of every byte added so far.
+        private var sum1: UInt64 = 1, sum2: UInt64 = 0
+
+        /// The compressed bytes. Each write stores eight bytes, of which the bits not yet whole
+        /// (`bitCount`, fewer than 8) are the first: the buffer keeps `slack` bytes spare.
+        fileprivate var output = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
+        private var outputCapacity = 1 << 16
+        private var outputCount = 0
+        private var bits: UInt64 = 0, bitCount: UInt64 = 0
+        private static let slack = 64
+
+        /// CardCode's tables, where the hot path reads them without going through the class.
+        private let heads = CardCode.shared.heads, matches = CardCode.shared.matches
+
+        /// Starts a new stream: the block's header, with the code.
+        fileprivate mutating func reset() {
+            (runByte, runLength) = (0, 0)
+            (sum1, sum2) = (1, 0)
+            (outputCount, bits, bitCount) = (0, 0, 0)
+            for (value, count) in CardCode.shared.header { put(UInt64(value), UInt64(count)) }
         }
-        put(UInt64(matchBits[left]), UInt64(matchCount[left]))
-    }
 
-    /// Adler-32 of `count` copies of `byte`, in closed form. The sums are kept below 2^32
-    /// and 2^56 between runs and reduced modulo 65521 only when they pass that (Adler-32 is
-    /// linear, so when makes no difference): with at most 2^24 bytes at a time, a run adds
-    /// under 2^56 + 2^55 to the second sum, which cannot overflow 64 bits.
-    @inline(__always)
-    private mutating func addToChecksum(_ count: Int, copiesOf byte: Int) {
-        var left = UInt64(truncatingIfNeeded: count)
-        let value = UInt64(truncatingIfNeeded: byte)
-        repeat {
-            let part = min(left, 1 << 24)
-            sum2 &+= part &* sum1 &+ value &* ((part &* (part &+ 1)) &>> 1)
-            sum1 &+= part &* value
-            if sum1 | sum2 &>> 24 >= 1 << 32 { (sum1, sum2) = (sum1 % 65521, sum2 % 65521) }
-            left &-= part
-        } while left > 0
-    }
+        /// Adds runs, each `length << 8 | byte` with a length of at most 4,096 (a row's), in
+        /// two loops each with few enough values to stay in registers: the checksum, then the
+        /// runs written out. Through `self`, every run loaded and stored the state again, since
+        /// a store to the output could overwrite `self` for all the compiler knows; and in one
+        /// loop there were more values than x86-64 has registers.
+        fileprivate mutating func add(runs: UnsafePointer<UInt32>, count: Int) {
+            var sum1 = sum1, sum2 = sum2
+            for index in 0..<count {
+                let run = UInt64(runs[index]), value = run & 0xFF, length = run &>> 8
+                // Below 2^52 before, the sums stay under 2^64 after (length ≤ 2^12).
+                sum2 &+= length &* sum1 &+ value &* ((length &* (length &+ 1)) &>> 1)
+                sum1 &+= length &* value
+                if (sum1 | sum2) &>> 52 != 0 { (sum1, sum2) = (sum1 % 65521, sum2 % 65521) }
+            }
+            (self.sum1, self.sum2) = (sum1, sum2)
+            // Room for every run to be a short one (at most 39 bits); a long one makes its own.
+            if outputCount &+ 5 &* count &+ Self.slack > outputCapacity { grow(toHold: 5 &* count) }
+            var runByte = runByte, runLength = runLength
+            var output = output, outputCount = outputCount, bits = bits, bitCount = bitCount
+            let heads = heads, matches = matches
+            for index in 0..<count {
+                let run = runs[index]
+                let byte = Int(truncatingIfNeeded: run & 0xFF), length = Int(truncatingIfNeeded: run &>> 8)
+                if byte == runByte {
+                    runLength &+= length
+                    continue
+                }
+                if runLength > 259 {
+                    (self.runLength, self.outputCount, self.bits, self.bitCount) = (runLength, outputCount, bits, bitCount)
+                    writeLongRun(byte: runByte, left: runLength &- 1)
+                    let left = 5 &* (count &- index)
+                    if self.outputCount &+ left &+ Self.slack > outputCapacity { grow(toHold: left) }
+                    (output, outputCount, bits, bitCount) = (self.output, self.outputCount, self.bits, self.bitCount)
+                } else if runLength > 0 {
+                    Self.writeShortRun(byte: runByte, count: runLength, heads: heads, matches: matches,
+                                       to: output, at: &outputCount, bits: &bits, bitCount: &bitCount)
+                }
+                (runByte, runLength) = (byte, length)
+            }
+            (self.runByte, self.runLength) = (runByte, runLength)
+            (self.outputCount, self.bits, self.bitCount) = (outputCount, bits, bitCount)
+        }
 
-    /// Appends `count` bits (at most 56), least significant first. Always stores eight bytes
-    /// and moves on by the whole ones: no branch on how full the bit buffer is.
-    @inline(__always)
-    private mutating func put(_ value: UInt64, _ count: UInt64) {
-        // bitCount is under 8 here, so the shift never reaches 64 and needs no check.
-        bits |= value &<< bitCount
-        bitCount &+= count
-        UnsafeMutableRawPointer(output + outputCount).storeBytes(of: bits.littleEndian, as: UInt64.self)
-        let whole = bitCount &>> 3
-        outputCount &+= Int(truncatingIfNeeded: whole)
-        bits = bits &>> (whole &<< 3)
-        bitCount &= 7
-    }
+        /// Adds `count` copies of `byte` to the stream.
+        @inline(__always)
+        fileprivate mutating func add(_ byte: UInt8, count: Int) {
+            addToChecksum(count, copiesOf: Int(byte))
+            if Int(byte) == runByte {
+                runLength &+= count
+                return
+            }
+            endRun()
+            (runByte, runLength) = (Int(byte), count)
+        }
 
-    private mutating func grow() {
-        let capacity = outputCapacity * 2
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        grown.update(from: output, count: outputCount &+ 8)
-        output.deallocate()
-        (output, outputCapacity) = (grown, capacity)
+        /// Ends the stream: the deflate data (no zlib header: the caller writes it) and the
+        /// Adler-32 of what was added. The bytes are valid until the next `reset`.
+        fileprivate mutating func finish() -> (deflate: UnsafeBufferPointer<UInt8>, adler: UInt32) {
+            endRun()
+            let code = CardCode.shared
+            put(UInt64(code.endOfBlock.bits), UInt64(code.endOfBlock.count))
+            if bitCount > 0 { outputCount += 1 }
+            return (UnsafeBufferPointer(start: output, count: outputCount), UInt32((sum2 % 65521) << 16 | sum1 % 65521))
+        }
+
+        /// Writes the waiting run: its byte as a literal, then matches of up to 258 bytes at
+        /// distance 1, and what is left under 3 bytes as literals. This runs once per run, some
+        /// 40,000 times a card, and where a run ends is unpredictable: a run of up to 259 bytes
+        /// (nearly all: longer ones are the flat stretches, a few a row) is one write of two
+        /// table entries, its literal one to three times (`CardCode.heads`) and its match, if it
+        /// has one (`CardCode.matches`), chosen without a branch.
+        @inline(__always)
+        private mutating func endRun() {
+            guard runLength > 0 else { return }
+            if outputCount &+ Self.slack > outputCapacity { grow(toHold: Self.slack) }
+            guard runLength <= 259 else { return writeLongRun(byte: runByte, left: runLength &- 1) }
+            Self.writeShortRun(byte: runByte, count: runLength, heads: heads, matches: matches,
+                               to: output, at: &outputCount, bits: &bits, bitCount: &bitCount)
+            runLength = 0
+        }
+
+        /// A run of 1 to 259 bytes: its literal and either its match or its one or two more
+        /// literals, one table entry each (`CardCode.heads` and `.matches`), in one write.
+        /// The output has room for it.
+        @inline(__always)
+        private static func writeShortRun(byte: Int, count: Int, heads: UnsafeMutablePointer<UInt64>,
+                                          matches: UnsafeMutablePointer<UInt64>, to output: UnsafeMutablePointer<UInt8>,
+                                          at outputCount: inout Int, bits: inout UInt64, bitCount: inout UInt64) {
+            let left = count &- 1
+            let head = heads[byte &<< 2 | min(left, 3)], tail = matches[left]
+            let headCount = head & 0xFF
+            put(head &>> 8 | (tail &>> 8) &<< headCount, headCount &+ tail & 0xFF, to: output, at: &outputCount, bits: &bits, bitCount: &bitCount)
+        }
+
+        /// A run of more than 259 bytes (a flat stretch): its literal, then matches, the last of
+        /// at least 3 bytes.
+        private mutating func writeLongRun(byte: Int, left: Int) {
+            var left = left
+            runLength = 0
+            let head = heads[byte &<< 2 | 3]
+            put(head &>> 8, head & 0xFF)
+            while left > 258 {
+                // Leave at least 3 for the last match: 260 is 257 + 3, not 258 + 2 literals.
+                let take = left &- 258 >= 3 ? 258 : left &- 3
+                put(matches[take] &>> 8, matches[take] & 0xFF)
+                left &-= take
+                if outputCount &+ Self.slack > outputCapacity { grow(toHold: Self.slack) }
+            }
+            put(matches[left] &>> 8, matches[left] & 0xFF)
+        }
+
+        /// Adler-32 of `count` copies of `byte`, in closed form, at most 2^24 bytes at a time.
+        /// Reduced below 2^32 before each part, the second sum stays under 2^57; and reduced
+        /// again past 2^52 after, as `add(runs:)` expects.
+        private mutating func addToChecksum(_ count: Int, copiesOf byte: Int) {
+            var left = UInt64(truncatingIfNeeded: count)
+            let value = UInt64(truncatingIfNeeded: byte)
+            repeat {
+                if (sum1 | sum2) &>> 32 != 0 { reduceChecksum() }
+                let part = min(left, 1 << 24)
+                sum2 &+= part &* sum1 &+ value &* ((part &* (part &+ 1)) &>> 1)
+                sum1 &+= part &* value
+                left &-= part
+            } while left > 0
+            if (sum1 | sum2) &>> 52 != 0 { reduceChecksum() }
+        }
+
+        private mutating func reduceChecksum() {
+            (sum1, sum2) = (sum1 % 65521, sum2 % 65521)
+        }
+
+        /// Appends `count` bits (at most 56), least significant first.
+        @inline(__always)
+        private mutating func put(_ value: UInt64, _ count: UInt64) {
+            Self.put(value, count, to: output, at: &outputCount, bits: &bits, bitCount: &bitCount)
+        }
+
+        /// Appends `count` bits (at most 56) to `bits`, which holds `bitCount` (under 8) not yet
+        /// whole, least significant first. Always stores eight bytes and moves on by the whole
+        /// ones: no branch on how full the bit buffer is.
+        @inline(__always)
+        private static func put(_ value: UInt64, _ count: UInt64, to output: UnsafeMutablePointer<UInt8>,
+                                at outputCount: inout Int, bits: inout UInt64, bitCount: inout UInt64) {
+            // bitCount is under 8 here, so the shift never reaches 64 and needs no check.
+            bits |= value &<< bitCount
+            bitCount &+= count
+            UnsafeMutableRawPointer(output + outputCount).storeBytes(of: bits.littleEndian, as: UInt64.self)
+            let whole = bitCount &>> 3
+            outputCount &+= Int(truncatingIfNeeded: whole)
+            bits = bits &>> (whole &<< 3)
+            bitCount &= 7
+        }
+
+        /// Makes room for `bytes` more, and the slack.
+        private mutating func grow(toHold bytes: Int) {
+            var capacity = outputCapacity * 2
+            while capacity < outputCount + bytes + Self.slack { capacity *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: output, count: outputCount &+ 8)
+            output.deallocate()
+            (output, outputCapacity) = (grown, capacity)
+        }
     }
 }
 
@@ -181,14 +265,14 @@ package final class CardCode: @unchecked Sendable {
         10, 9, 10, 10, 10, 9, 9, 10, 10, 9, 7, 10, 9, 5,
     ]
 
-    /// Each byte's code, bit-reversed, and its length; the code twice over, for two literals.
-    package let literalBits: UnsafeMutablePointer<UInt32>
-    package let literalCount: UnsafeMutablePointer<UInt8>
-    package let literalPairBits: UnsafeMutablePointer<UInt32>
-    /// For each match length 3–258 (0–2: nothing): its length code, extra bits and the
+    /// Four entries a byte, each a code (bit-reversed) shifted left by 8 over its length in
+    /// bits: the byte's literal once, twice and three times (a run of 1, 2 or 3 bytes), and
+    /// once again (the literal a match follows).
+    package let heads: UnsafeMutablePointer<UInt64>
+    /// For each match length 3–258, the same way: its length code, extra bits and the
     /// distance code (distance 1, the only one: one code of one bit, as RFC 1951 allows).
-    package let matchBits: UnsafeMutablePointer<UInt32>
-    package let matchCount: UnsafeMutablePointer<UInt8>
+    /// Lengths 0–2 are no bits at all.
+    package let matches: UnsafeMutablePointer<UInt64>
     package let endOfBlock: (bits: UInt32, count: UInt8)
     /// The block's header as writes of (bits, count): final block, dynamic codes, the code
     /// lengths run-length coded in the code length alphabet (RFC 1951 3.2.7).
@@ -197,23 +281,21 @@ package final class CardCode: @unchecked Sendable {
     private init() {
         let lengths = Self.lengths
         let codes = Huffman.codes(lengths)
-        literalBits = .allocate(capacity: 256)
-        literalCount = .allocate(capacity: 256)
-        literalPairBits = .allocate(capacity: 256)
+        heads = .allocate(capacity: 4 * 256)
         for byte in 0..<256 {
-            literalBits[byte] = codes[byte]
-            literalCount[byte] = lengths[byte]
-            literalPairBits[byte] = codes[byte] | codes[byte] << UInt32(lengths[byte])
+            let code = UInt64(codes[byte]), length = UInt64(lengths[byte])
+            let twice = code | code << length, thrice = twice | code << (2 * length)
+            for (slot, (bits, count)) in [(code, length), (twice, 2 * length), (thrice, 3 * length), (code, length)].enumerated() {
+                heads[4 * byte + slot] = bits << 8 | count
+            }
         }
-        matchBits = .allocate(capacity: 259)
-        matchCount = .allocate(capacity: 259)
-        matchBits.initialize(repeating: 0, count: 259)
-        matchCount.initialize(repeating: 0, count: 259)
+        matches = .allocate(capacity: 259)
+        matches.initialize(repeating: 0, count: 259)
         for length in 3...258 {
             let symbol = 257 + Self.lengthBase.lastIndex { Int($0) <= length }!
-            let extra = UInt32(length - Int(Self.lengthBase[symbol - 257]))
-            matchBits[length] = codes[symbol] | extra << UInt32(lengths[symbol])
-            matchCount[length] = lengths[symbol] + Self.lengthExtraBits[symbol - 257] + 1
+            let extra = UInt64(length - Int(Self.lengthBase[symbol - 257]))
+            let bits = UInt64(codes[symbol]) | extra << UInt64(lengths[symbol])
+            matches[length] = bits << 8 | UInt64(lengths[symbol] + Self.lengthExtraBits[symbol - 257] + 1)
         }
         endOfBlock = (codes[256], lengths[256])
         header = Self.header(lengths)
