@@ -220,14 +220,18 @@ package enum PalettePNG {
     /// made a tenth of the mapping's time cache misses. A colour not remembered maps the same
     /// way again (to its bucket's entry: the palette is full long before the table).
     package final class Palette {
-        private(set) var rgb: [UInt8] = []
-        package var count: Int { rgb.count / 3 }
+        /// Red, green and blue of each entry. Storage of its own, like the tables below: a
+        /// class's array property is checked for exclusive access at run time whenever it
+        /// changes, which cost more than the rest of adding a colour.
+        private let entries = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * 256)
+        @exclusivity(unchecked) package private(set) var count = 0
+        package var rgb: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: entries, count: 3 * count) }
         private static let slots = 1 << 11
         /// Beyond this many remembered colours (three quarters full) new ones are not remembered.
         private static let remembered = slots * 3 / 4
         private let keys = UnsafeMutablePointer<UInt32>.allocate(capacity: slots)
         private let values = UnsafeMutablePointer<UInt8>.allocate(capacity: slots)
-        private var filled = 0
+        @exclusivity(unchecked) private var filled = 0
         /// No 0xRRGGBB colour has a high byte, so this marks an empty slot.
         private static let empty = UInt32.max
 
@@ -235,20 +239,24 @@ package enum PalettePNG {
             keys.initialize(repeating: Self.empty, count: Self.slots)
             values.initialize(repeating: 0, count: Self.slots)
             planes.initialize(repeating: SIMD4(), count: 3 * 64)
+            entries.initialize(repeating: 0, count: 3 * 256)
+            nearestInBucket.initialize(repeating: -1, count: 1 << 12)
         }
 
         deinit {
             keys.deallocate()
             values.deallocate()
             planes.deallocate()
+            entries.deallocate()
+            nearestInBucket.deallocate()
         }
 
         /// Empties the palette for the next card, which starts with `flatColours`.
         package func reset(_ flatColours: [UInt32]) {
             keys.update(repeating: Self.empty, count: Self.slots)
             filled = 0
-            rgb.removeAll(keepingCapacity: true)
-            for index in nearestInBucket.indices { nearestInBucket[index] = -1 }
+            count = 0
+            nearestInBucket.update(repeating: -1, count: 1 << 12)
             for colour in flatColours { _ = index(of: colour) }
         }
 
@@ -277,7 +285,8 @@ package enum PalettePNG {
                 return UInt8(nearestInBucket[bucket])
             }
             let entry = count
-            rgb += [red, green, blue]
+            (entries[3 * entry], entries[3 * entry + 1], entries[3 * entry + 2]) = (red, green, blue)
+            count += 1
             planes[3 * (entry / 4)][entry % 4] = Float(red)
             planes[3 * (entry / 4) + 1][entry % 4] = Float(green)
             planes[3 * (entry / 4) + 2][entry % 4] = Float(blue)
@@ -286,7 +295,7 @@ package enum PalettePNG {
 
         /// For a full palette: the entry chosen for the first colour seen with these top 4 bits
         /// of red, green and blue, or -1.
-        private var nearestInBucket = [Int16](repeating: -1, count: 1 << 12)
+        private let nearestInBucket = UnsafeMutablePointer<Int16>.allocate(capacity: 1 << 12)
 
         /// The palette's red, green and blue as floats, four entries to a block (red, green,
         /// blue of entries 4k…4k+3 at 3k, 3k+1, 3k+2), so `nearest` compares four at a time.
