@@ -218,6 +218,33 @@ struct PreviewTests {
         }
     }
 
+    @Test("Outside the columns its steps reach, a card drawn whole is the background: the encoder reads only those",
+          arguments: cards.indices)
+    func drawnColumns(_ index: Int) throws {
+        let card = Self.cards[index].1
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        CardDrawing.prepare(cairo)
+        let picture = CardDrawing.layout(card, measuringWith: cairo)
+        let columns = UnsafeMutablePointer<PalettePNG.Encoder.Span>.allocate(capacity: PreviewCard.height)
+        defer { columns.deallocate() }
+        picture.drawnColumns(into: columns, height: PreviewCard.height)
+        let drawn = Self.drawn(card), width = PreviewCard.width
+        var outside = 0, firstRow: Int?
+        for y in 0..<PreviewCard.height {
+            let span = columns[y]
+            for x in 0..<width where (x < span.start || x >= span.end) && drawn[y * width + x] != CardDrawing.Colour.surface {
+                outside += 1
+                firstRow = firstRow ?? y
+            }
+        }
+        #expect(outside == 0, "\(outside) pixels drawn outside the columns, the first in row \(firstRow ?? -1)")
+        // Not trivially true: the margins are outside every step.
+        #expect((0..<PreviewCard.height).allSatisfy { columns[$0].start >= 60 || columns[$0].end <= columns[$0].start || $0 < 16 })
+    }
+
     @Test("A route point that is not a number does not crash the drawing, and the cards drawn after it are whole")
     func notANumber() throws {
         guard case .trip(var trip) = Self.cards[4].1, var route = trip.route else { Issue.record("the route card"); return }

@@ -151,8 +151,8 @@ package enum CardDrawing {
 /// a card can be drawn a band of rows at a time (PreviewImage) with the same pixels as whole.
 package struct CardPicture {
     package struct Step {
-        /// Rows the step's pixels can reach (antialiasing included).
-        package let rows: Range<Int>
+        /// Rows and columns the step's pixels can reach (antialiasing included).
+        package let rows: Range<Int>, columns: Range<Int>
         /// Text is never cut by a band's edge: cairo composites glyphs that cross a surface's
         /// edge another way, which rounds a few of their pixels differently.
         package let isText: Bool
@@ -175,6 +175,19 @@ package struct CardPicture {
         }
         cairo_restore(cairo)
         return reached
+    }
+
+    /// Per row of the card, the columns its steps can reach (empty where none does), for
+    /// the encoder to read only those (`PalettePNG.Encoder.drawn`).
+    package func drawnColumns(into columns: UnsafeMutablePointer<PalettePNG.Encoder.Span>, height: Int) {
+        columns.update(repeating: .init(start: Int32.max, end: 0), count: height)
+        for step in steps where !step.columns.isEmpty {
+            let start = Int32(step.columns.lowerBound), end = Int32(step.columns.upperBound)
+            for y in step.rows.clamped(to: 0..<height) {
+                columns[y].start = min(columns[y].start, start)
+                columns[y].end = max(columns[y].end, end)
+            }
+        }
     }
 
     /// Bands of at most `maxRows` rows, top to bottom over `height` rows, whose edges cut no
@@ -209,15 +222,22 @@ private final class Context {
         self.cairo = cairo
     }
 
-    /// Records a step reaching rows `top`…`bottom` (in pixels, widened to whole rows and two
-    /// pixels either side for antialiasing). A bound that is not a number reaches the card's
-    /// edge: such a step is then drawn in every band (and, if it is text, the card whole).
-    private func record(top: Double, bottom: Double, isText: Bool = false, _ draw: @escaping (OpaquePointer) -> Void) {
-        let height = Double(PreviewCard.height)
-        let top = top.isFinite ? min(max(top - 2, 0), height) : 0
-        let bottom = bottom.isFinite ? min(max(bottom + 2, 0), height) : height
-        let first = Int(top.rounded(.down)), last = Int(bottom.rounded(.up))
-        steps.append(CardPicture.Step(rows: first..<max(first, last), isText: isText, draw: draw))
+    /// Records a step reaching rows `top`…`bottom` and columns `left`…`right` (in pixels,
+    /// widened to whole pixels and two more either side for antialiasing). A bound that is
+    /// not a number reaches the card's edge: such a step is then drawn in every band (and, if
+    /// it is text, the card whole), and its rows are read whole.
+    private func record(top: Double, bottom: Double, left: Double, right: Double, isText: Bool = false,
+                        _ draw: @escaping (OpaquePointer) -> Void) {
+        steps.append(CardPicture.Step(rows: Self.reach(top, bottom, within: PreviewCard.height),
+                                      columns: Self.reach(left, right, within: PreviewCard.width), isText: isText, draw: draw))
+    }
+
+    private static func reach(_ low: Double, _ high: Double, within size: Int) -> Range<Int> {
+        let size = Double(size)
+        let low = low.isFinite ? min(max(low - 2, 0), size) : 0
+        let high = high.isFinite ? min(max(high + 2, 0), size) : size
+        let first = Int(low.rounded(.down)), last = Int(high.rounded(.up))
+        return first..<max(first, last)
     }
 
     private static func setColour(_ cairo: OpaquePointer, _ rgb: UInt32) {
@@ -225,7 +245,7 @@ private final class Context {
     }
 
     func fill(_ x: Double, _ y: Double, _ width: Double, _ height: Double, _ colour: UInt32) {
-        record(top: y, bottom: y + height) { cairo in
+        record(top: y, bottom: y + height, left: x, right: x + width) { cairo in
             Self.setColour(cairo, colour)
             cairo_rectangle(cairo, x, y, width, height)
             cairo_fill(cairo)
@@ -234,7 +254,7 @@ private final class Context {
 
     func roundedRect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double, colour: UInt32) {
         let radius = min(radius, width / 2, height / 2)
-        record(top: y, bottom: y + height) { cairo in
+        record(top: y, bottom: y + height, left: x, right: x + width) { cairo in
             Self.setColour(cairo, colour)
             ShapeMasks.fillRoundedRect(cairo, x, y, width, height, radius: radius)
         }
@@ -243,7 +263,7 @@ private final class Context {
     func circle(x: Double, y: Double, radius: Double, colour: UInt32, ring: (width: Double, colour: UInt32)? = nil) {
         let reach = radius + (ring?.width ?? 0) / 2
         let (join, cap) = (join, cap)
-        record(top: y - reach, bottom: y + reach) { cairo in
+        record(top: y - reach, bottom: y + reach, left: x - reach, right: x + reach) { cairo in
             cairo_new_sub_path(cairo)
             cairo_arc(cairo, x, y, radius, 0, 2 * .pi)
             Self.setColour(cairo, colour)
@@ -263,8 +283,13 @@ private final class Context {
     func polyline(_ points: [(x: Double, y: Double)], width: Double, colour: UInt32) {
         guard points.count > 1 else { return }
         (join, cap) = (CAIRO_LINE_JOIN_ROUND, CAIRO_LINE_CAP_ROUND)
-        let ys = points.map(\.y)
-        record(top: ys.min()! - width / 2, bottom: ys.max()! + width / 2) { cairo in
+        // Round joins and caps: nothing reaches further than half the line's width from a
+        // point. A point that is not a number makes every bound one (the card's edges): min
+        // and max would pass over it.
+        let finite = points.allSatisfy { $0.x.isFinite && $0.y.isFinite }
+        let xs = points.map { finite ? $0.x : .nan }, ys = points.map { finite ? $0.y : .nan }
+        record(top: ys.min()! - width / 2, bottom: ys.max()! + width / 2, left: xs.min()! - width / 2,
+               right: xs.max()! + width / 2) { cairo in
             cairo_new_path(cairo)
             for (index, point) in points.enumerated() {
                 if index == 0 { cairo_move_to(cairo, point.x, point.y) } else { cairo_line_to(cairo, point.x, point.y) }
@@ -313,7 +338,9 @@ private final class Context {
         let reach = (halo?.width ?? 0) / 2
         if halo != nil { join = CAIRO_LINE_JOIN_ROUND }
         let cap = cap
-        record(top: y + extents.y_bearing - reach, bottom: y + extents.y_bearing + extents.height + reach, isText: true) { cairo in
+        record(top: y + extents.y_bearing - reach, bottom: y + extents.y_bearing + extents.height + reach,
+               left: startX + extents.x_bearing - reach, right: startX + extents.x_bearing + extents.width + reach,
+               isText: true) { cairo in
             Self.setFont(cairo, size: size, bold: bold)
             if let halo {
                 cairo_move_to(cairo, startX, y)

@@ -23,11 +23,21 @@ package enum PalettePNG {
         private var deflate = RunDeflate()
         private let palette = Palette()
         /// Per row of the last image encoded, where its pixels other than the background
-        /// (the first flat colour) start and end: [start, end), empty when start == end.
-        package let ink: UnsafeMutablePointer<InkSpan>
+        /// (the first flat colour) start and end.
+        package let ink: UnsafeMutablePointer<Span>
+        /// Per row of the image being encoded, the columns outside which every pixel is the
+        /// background: `begin` sets the whole width, and a caller that knows where it drew
+        /// narrows them before adding the rows. Nothing outside is read: a card's rows are
+        /// about 40% margins and gaps.
+        package let drawn: UnsafeMutablePointer<Span>
 
-        package struct InkSpan {
+        /// Columns [start, end) of a row; none when start >= end.
+        package struct Span: Equatable {
             package var start: Int32 = 0, end: Int32 = 0
+
+            package init(start: Int32 = 0, end: Int32 = 0) {
+                (self.start, self.end) = (start, end)
+            }
         }
 
         package init(width: Int, height: Int) {
@@ -35,7 +45,9 @@ package enum PalettePNG {
             self.width = width
             self.height = height
             ink = .allocate(capacity: height)
-            ink.initialize(repeating: InkSpan(), count: height)
+            ink.initialize(repeating: Span(), count: height)
+            drawn = .allocate(capacity: height)
+            drawn.initialize(repeating: Span(start: 0, end: Int32(width)), count: height)
             lastRow = .allocate(capacity: width)
             lastRow.initialize(repeating: 0, count: width)
             runs = .allocate(capacity: width + 1)
@@ -43,6 +55,7 @@ package enum PalettePNG {
 
         deinit {
             ink.deallocate()
+            drawn.deallocate()
             lastRow.deallocate()
             runs.deallocate()
         }
@@ -61,6 +74,7 @@ package enum PalettePNG {
         package func begin(flatColours: [UInt32]) {
             palette.reset(flatColours)
             deflate.reset()
+            drawn.update(repeating: Span(start: 0, end: Int32(width)), count: height)
             background = flatColours[0]
             nextRow = 0
         }
@@ -72,7 +86,8 @@ package enum PalettePNG {
             guard count > 0 else { return }
             // One access to the class's compressor for the whole band, not one a run.
             Self.addRows(pixels: pixels, stride: stride, count: count, first: nextRow, width: width, background: background,
-                         above: nextRow > 0 ? UnsafeRawPointer(lastRow) : nil, palette: palette, ink: ink, runs: runs, to: &deflate)
+                         above: nextRow > 0 ? UnsafeRawPointer(lastRow) : nil, palette: palette, drawn: drawn, ink: ink,
+                         runs: runs, to: &deflate)
             nextRow += count
             lastRow.update(from: (pixels + (count - 1) * stride).assumingMemoryBound(to: UInt32.self), count: width)
         }
@@ -93,25 +108,47 @@ package enum PalettePNG {
         /// `above` is the row above the first, if any.
         private static func addRows(pixels: UnsafeRawPointer, stride: Int, count: Int, first: Int, width: Int,
                                     background: UInt32, above: UnsafeRawPointer?, palette: Palette,
-                                    ink: UnsafeMutablePointer<InkSpan>, runs: UnsafeMutablePointer<UInt32>,
-                                    to deflate: inout RunDeflate) {
+                                    drawn: UnsafeMutablePointer<Span>, ink: UnsafeMutablePointer<Span>,
+                                    runs: UnsafeMutablePointer<UInt32>, to deflate: inout RunDeflate) {
             for index in 0..<count {
                 let row = pixels + index * stride, y = first + index
-                if let above = index > 0 ? row - stride : above, memcmp(row, above, width * 4) == 0 {
+                let columns = drawn[y]
+                if let above = index > 0 ? row - stride : above,
+                   Self.sameRows(row, above, within: columns, drawn[y - 1], width: width) {
                     deflate.add(PalettePNG.filterUp, count: 1)
                     deflate.add(0, count: width)
                     ink[y] = ink[y - 1]
                 } else {
-                    let (span, count) = Self.runs(of: row, width: width, background: background, palette: palette, into: runs)
+                    let (span, count) = Self.runs(of: row, columns: columns, width: width, background: background,
+                                                  palette: palette, into: runs)
                     ink[y] = span
                     deflate.add(runs: runs, count: count)
                 }
             }
         }
 
+        /// Whether two rows, each the background outside its drawn columns, are the same.
+        @inline(__always)
+        private static func sameRows(_ row: UnsafeRawPointer, _ above: UnsafeRawPointer, within columns: Span,
+                                     _ aboveColumns: Span, width: Int) -> Bool {
+            let (start, end) = Self.union(columns, aboveColumns, width: width)
+            return end <= start || memcmp(row + 4 * start, above + 4 * start, 4 * (end - start)) == 0
+        }
+
+        /// The columns either span covers (and those between), within the row.
+        @inline(__always)
+        private static func union(_ first: Span, _ second: Span, width: Int) -> (Int, Int) {
+            let firstEmpty = first.end <= first.start, secondEmpty = second.end <= second.start
+            if firstEmpty && secondEmpty { return (0, 0) }
+            let start = firstEmpty ? second.start : secondEmpty ? first.start : min(first.start, second.start)
+            let end = firstEmpty ? second.end : secondEmpty ? first.end : max(first.end, second.end)
+            return (max(Int(start), 0), min(Int(end), width))
+        }
+
         /// A row with the None filter as runs of one palette index, each `length << 8 | index`
         /// (the filter byte first), into `runs` (room for `width` + 1), and where its pixels
-        /// other than `background` start and end. A card's rows are long flat runs and the
+        /// other than `background` start and end. Only `columns` are read: the row is the
+        /// background (palette index 0) either side. A card's rows are long flat runs and the
         /// short ones of antialiased edges, and either way a run costs one palette lookup.
         ///
         /// The runs are written out and compressed by a second loop over them (RunDeflate): in
@@ -121,11 +158,20 @@ package enum PalettePNG {
         /// Runs compare whole pixels, RGB24's unused byte included: cairo writes it as 0xFF, and
         /// were it ever to differ, a run would only be cut in two, whose halves have the same
         /// index and which the compressor joins again.
-        private static func runs(of row: UnsafeRawPointer, width: Int, background: UInt32, palette: Palette,
-                                 into runs: UnsafeMutablePointer<UInt32>) -> (InkSpan, count: Int) {
+        private static func runs(of row: UnsafeRawPointer, columns: Span, width: Int, background: UInt32,
+                                 palette: Palette, into runs: UnsafeMutablePointer<UInt32>) -> (Span, count: Int) {
             let pixels = row.assumingMemoryBound(to: UInt32.self)
             runs[0] = 1 << 8 | UInt32(PalettePNG.filterNone)
-            var runCount = 1, runStart = 0, runPixel = pixels[0], inkEnd = 0
+            let start = max(Int(columns.start), 0), end = min(Int(columns.end), width)
+            guard start < end else {
+                runs[1] = UInt32(truncatingIfNeeded: width) << 8
+                return (Span(), 2)
+            }
+            // The background before the drawn columns: index 0, which RunDeflate joins with a
+            // first run of the same index.
+            var runCount = start > 0 ? 2 : 1
+            runs[1] = UInt32(truncatingIfNeeded: start) << 8
+            var runStart = start, runPixel = pixels[start], inkEnd = 0
             /// Ends the run before `start`, and starts one there.
             @inline(__always) func runEnds(at start: Int) {
                 let colour = runPixel & 0xFF_FFFF
@@ -139,8 +185,8 @@ package enum PalettePNG {
             // compares; in any other, the pixels that differ from the one before them are
             // found as a bit mask, and each starts a run. Where a run ends is unpredictable,
             // and testing for it pixel by pixel mispredicted a branch or two at every run.
-            var x = 1
-            while x &+ 8 <= width {
+            var x = start &+ 1
+            while x &+ 8 <= end {
                 let first = row.loadUnaligned(fromByteOffset: 4 &* x, as: SIMD4<UInt32>.self)
                 let second = row.loadUnaligned(fromByteOffset: 4 &* x &+ 16, as: SIMD4<UInt32>.self)
                 let run = SIMD4(repeating: runPixel)
@@ -157,23 +203,27 @@ package enum PalettePNG {
                 }
                 x &+= 8
             }
-            while x < width {
+            while x < end {
                 if pixels[x] != runPixel { runEnds(at: x) }
                 x &+= 1
             }
             let colour = runPixel & 0xFF_FFFF
-            if colour != background { inkEnd = width }
-            runs[runCount] = UInt32(truncatingIfNeeded: width &- runStart) &<< 8 | UInt32(palette.index(of: colour))
+            if colour != background { inkEnd = end }
+            runs[runCount] = UInt32(truncatingIfNeeded: end &- runStart) &<< 8 | UInt32(palette.index(of: colour))
             runCount &+= 1
-            guard inkEnd > 0 else { return (InkSpan(), runCount) }
+            if end < width {
+                runs[runCount] = UInt32(truncatingIfNeeded: width &- end) << 8
+                runCount &+= 1
+            }
+            guard inkEnd > 0 else { return (Span(), runCount) }
             // Some pixel is ink, so this stops.
-            var inkStart = 0
+            var inkStart = start
             let rgb = SIMD4<UInt32>(repeating: 0xFF_FFFF), blank = SIMD4(repeating: background)
             while inkStart &+ 4 <= width, all(row.loadUnaligned(fromByteOffset: 4 &* inkStart, as: SIMD4<UInt32>.self) & rgb .== blank) {
                 inkStart &+= 4
             }
             while pixels[inkStart] & 0xFF_FFFF == background { inkStart &+= 1 }
-            return (InkSpan(start: Int32(truncatingIfNeeded: inkStart), end: Int32(truncatingIfNeeded: inkEnd)), runCount)
+            return (Span(start: Int32(truncatingIfNeeded: inkStart), end: Int32(truncatingIfNeeded: inkEnd)), runCount)
         }
 
         /// Signature, IHDR, PLTE, IDAT and IEND, and nothing else (no time or text chunks),
@@ -347,6 +397,9 @@ public enum PreviewImage {
         let encoder = canvas.encoder
         encoder.begin(flatColours: CardDrawing.Colour.all)
         if let bands = picture.bands(maxRows: bandRows, height: PreviewCard.height) {
+            // The surface is blank between cards (`Canvas.clear`), so outside where the steps
+            // reach, every pixel is the background.
+            picture.drawnColumns(into: encoder.drawn, height: PreviewCard.height)
             for band in bands {
                 let reached = picture.draw(rows: band, with: canvas.cairo)
                 cairo_surface_flush(canvas.surface)
@@ -401,7 +454,7 @@ public enum PreviewImage {
         /// whole, so the surface is blank again. The encoder found the band's ink from every
         /// pixel, and cairo writes 0xFF in RGB24's unused byte, so the surface is then byte
         /// for byte a blank one.
-        func clear(_ band: Range<Int>, ink: UnsafeMutablePointer<PalettePNG.Encoder.InkSpan>, drawnTo: Int) {
+        func clear(_ band: Range<Int>, ink: UnsafeMutablePointer<PalettePNG.Encoder.Span>, drawnTo: Int) {
             let background = 0xFF00_0000 | CardDrawing.Colour.surface
             for y in band {
                 let span = ink[y]
