@@ -50,7 +50,8 @@ package enum PalettePNG {
             drawn.initialize(repeating: Span(start: 0, end: Int32(width)), count: height)
             lastRow = .allocate(capacity: width)
             lastRow.initialize(repeating: 0, count: width)
-            runs = .allocate(capacity: width + 1)
+            runs = .allocate(capacity: width + 2)
+            ends = .allocate(capacity: width + 8)
         }
 
         deinit {
@@ -58,6 +59,7 @@ package enum PalettePNG {
             drawn.deallocate()
             lastRow.deallocate()
             runs.deallocate()
+            ends.deallocate()
         }
 
         /// The PNG of `height` rows of `width` pixels in cairo's RGB24 layout (0x00RRGGBB in
@@ -87,7 +89,7 @@ package enum PalettePNG {
             // One access to the class's compressor for the whole band, not one a run.
             Self.addRows(pixels: pixels, stride: stride, count: count, first: nextRow, width: width, background: background,
                          above: nextRow > 0 ? UnsafeRawPointer(lastRow) : nil, palette: palette, drawn: drawn, ink: ink,
-                         runs: runs, to: &deflate)
+                         ends: ends, runs: runs, to: &deflate)
             nextRow += count
             lastRow.update(from: (pixels + (count - 1) * stride).assumingMemoryBound(to: UInt32.self), count: width)
         }
@@ -101,15 +103,16 @@ package enum PalettePNG {
 
         private var background: UInt32 = 0, nextRow = 0
         private let lastRow: UnsafeMutablePointer<UInt32>
-        /// One row's runs, as `runs(of:)` finds them.
-        private let runs: UnsafeMutablePointer<UInt32>
+        /// One row's runs, as `runs(of:)` finds them, and where they end.
+        private let runs: UnsafeMutablePointer<UInt32>, ends: UnsafeMutablePointer<UInt64>
 
         /// Adds each row to the stream: its filter byte, then its palette indices, or zeros.
         /// `above` is the row above the first, if any.
         private static func addRows(pixels: UnsafeRawPointer, stride: Int, count: Int, first: Int, width: Int,
                                     background: UInt32, above: UnsafeRawPointer?, palette: Palette,
                                     drawn: UnsafeMutablePointer<Span>, ink: UnsafeMutablePointer<Span>,
-                                    runs: UnsafeMutablePointer<UInt32>, to deflate: inout RunDeflate) {
+                                    ends: UnsafeMutablePointer<UInt64>, runs: UnsafeMutablePointer<UInt32>,
+                                    to deflate: inout RunDeflate) {
             for index in 0..<count {
                 let row = pixels + index * stride, y = first + index
                 let columns = drawn[y]
@@ -120,7 +123,7 @@ package enum PalettePNG {
                     ink[y] = ink[y - 1]
                 } else {
                     let (span, count) = Self.runs(of: row, columns: columns, width: width, background: background,
-                                                  palette: palette, into: runs)
+                                                  palette: palette, ends: ends, into: runs)
                     ink[y] = span
                     deflate.add(runs: runs, count: count)
                 }
@@ -158,8 +161,8 @@ package enum PalettePNG {
         /// Runs compare whole pixels, RGB24's unused byte included: cairo writes it as 0xFF, and
         /// were it ever to differ, a run would only be cut in two, whose halves have the same
         /// index and which the compressor joins again.
-        private static func runs(of row: UnsafeRawPointer, columns: Span, width: Int, background: UInt32,
-                                 palette: Palette, into runs: UnsafeMutablePointer<UInt32>) -> (Span, count: Int) {
+        private static func runs(of row: UnsafeRawPointer, columns: Span, width: Int, background: UInt32, palette: Palette,
+                                 ends: UnsafeMutablePointer<UInt64>, into runs: UnsafeMutablePointer<UInt32>) -> (Span, count: Int) {
             let pixels = row.assumingMemoryBound(to: UInt32.self)
             runs[0] = 1 << 8 | UInt32(PalettePNG.filterNone)
             let start = max(Int(columns.start), 0), end = min(Int(columns.end), width)
@@ -167,50 +170,47 @@ package enum PalettePNG {
                 runs[1] = UInt32(truncatingIfNeeded: width) << 8
                 return (Span(), 2)
             }
-            // The background before the drawn columns: index 0, which RunDeflate joins with a
-            // first run of the same index.
-            var runCount = start > 0 ? 2 : 1
-            runs[1] = UInt32(truncatingIfNeeded: start) << 8
-            var runStart = start, runPixel = pixels[start], inkEnd = 0
-            /// Ends the run before `start`, and starts one there.
-            @inline(__always) func runEnds(at start: Int) {
-                let colour = runPixel & 0xFF_FFFF
-                if colour != background { inkEnd = start }
-                runs[runCount] = UInt32(truncatingIfNeeded: start &- runStart) &<< 8 | UInt32(palette.index(of: colour))
-                runCount &+= 1
-                runStart = start
-                runPixel = pixels[start]
-            }
-            // Eight pixels at a time: a block that continues the run is skipped with two
-            // compares; in any other, the pixels that differ from the one before them are
-            // found as a bit mask, and each starts a run. Where a run ends is unpredictable,
-            // and testing for it pixel by pixel mispredicted a branch or two at every run.
-            var x = start &+ 1
+            // First where each run ends, as `end << 32 | pixel` (the run's pixel), eight pixels
+            // at a time: the pixels that differ from the one before them are found as a bit
+            // mask, and each of the eight is written where the next run end goes, which moves
+            // on only for those. Where a run ends is unpredictable: a loop over the mask's bits
+            // mispredicted its exit at nearly every block.
+            var found = 0, x = start &+ 1
             while x &+ 8 <= end {
                 let first = row.loadUnaligned(fromByteOffset: 4 &* x, as: SIMD4<UInt32>.self)
                 let second = row.loadUnaligned(fromByteOffset: 4 &* x &+ 16, as: SIMD4<UInt32>.self)
-                let run = SIMD4(repeating: runPixel)
-                if all(first .== run .& second .== run) {
-                    x &+= 8
-                    continue
-                }
-                let changedFirst = (first .!= row.loadUnaligned(fromByteOffset: 4 &* x &- 4, as: SIMD4<UInt32>.self))._storage
-                let changedSecond = (second .!= row.loadUnaligned(fromByteOffset: 4 &* x &+ 12, as: SIMD4<UInt32>.self))._storage
-                var starts = UInt32(truncatingIfNeeded: ((changedFirst & SIMD4(1, 2, 4, 8)) | (changedSecond & SIMD4(16, 32, 64, 128))).wrappedSum())
-                while starts != 0 {
-                    runEnds(at: x &+ starts.trailingZeroBitCount)
-                    starts &= starts &- 1
+                let before = row.loadUnaligned(fromByteOffset: 4 &* x &- 4, as: SIMD4<UInt32>.self)
+                let beforeSecond = row.loadUnaligned(fromByteOffset: 4 &* x &+ 12, as: SIMD4<UInt32>.self)
+                let changed = UInt64(truncatingIfNeeded: (((first .!= before)._storage & SIMD4(1, 2, 4, 8))
+                    | ((second .!= beforeSecond)._storage & SIMD4(16, 32, 64, 128))).wrappedSum())
+                if changed != 0 {
+                    for bit in 0..<8 {
+                        let at = x &+ bit
+                        ends[found] = UInt64(truncatingIfNeeded: at) &<< 32 | UInt64(pixels[at &- 1])
+                        found &+= Int(truncatingIfNeeded: (changed &>> UInt64(bit)) & 1)
+                    }
                 }
                 x &+= 8
             }
             while x < end {
-                if pixels[x] != runPixel { runEnds(at: x) }
+                ends[found] = UInt64(truncatingIfNeeded: x) &<< 32 | UInt64(pixels[x &- 1])
+                found &+= pixels[x] != pixels[x &- 1] ? 1 : 0
                 x &+= 1
             }
-            let colour = runPixel & 0xFF_FFFF
-            if colour != background { inkEnd = end }
-            runs[runCount] = UInt32(truncatingIfNeeded: end &- runStart) &<< 8 | UInt32(palette.index(of: colour))
-            runCount &+= 1
+            ends[found] = UInt64(truncatingIfNeeded: end) &<< 32 | UInt64(pixels[end &- 1])
+            found &+= 1
+            // Then the runs, each with its palette index: the background before the drawn
+            // columns first (index 0, which RunDeflate joins with a first run of the same
+            // index), and after them last.
+            runs[1] = UInt32(truncatingIfNeeded: start) << 8
+            var runCount = start > 0 ? 2 : 1, runStart = start, inkEnd = 0
+            for index in 0..<found {
+                let runEnd = Int(truncatingIfNeeded: ends[index] &>> 32), colour = UInt32(truncatingIfNeeded: ends[index]) & 0xFF_FFFF
+                if colour != background { inkEnd = runEnd }
+                runs[runCount] = UInt32(truncatingIfNeeded: runEnd &- runStart) &<< 8 | UInt32(palette.index(of: colour))
+                runCount &+= 1
+                runStart = runEnd
+            }
             if end < width {
                 runs[runCount] = UInt32(truncatingIfNeeded: width &- end) << 8
                 runCount &+= 1
