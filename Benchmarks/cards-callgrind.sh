@@ -50,7 +50,7 @@ CARDS=$(find "$CORPUS/sitegen/Output" -name preview.png | wc -l)
 
 echo "- sitegen: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?'); $N polls, $CARDS cards"
 echo "- instructions, whole build: $(grep -o 'refs: *[0-9,]*' "$WORK/cards-callgrind.log" | sed 's/refs: *//')"
-PATTERN='PreviewImageO3png|EncoderC3add4rows|EncoderC10addIndices|RunDeflateV|PalettePNGO0C0C3add|Canvas.*clear|CardDrawingO8draw|cairo_show_text \[|cairo_fill \[|cairo_stroke \[|cairo_text_extents \['
+PATTERN='PreviewImageO3png|EncoderC3add4rows|EncoderC4runs|RunDeflateV|PalettePNGO0C0C3add|Canvas.*clear|CardDrawingO8draw|cairo_show_text \[|cairo_fill \[|cairo_stroke \[|cairo_text_extents \['
 for mode in yes no; do
     echo
     [ $mode = yes ] && echo "Per card, inclusive (millions of instructions):" || echo "Per card, exclusive:"

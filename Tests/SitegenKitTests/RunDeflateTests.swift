@@ -83,13 +83,12 @@ struct RunDeflateTests {
         }
     }
 
-    @Test("Rows of runs added at once, now and then runs added one by one, past 2^52 in the checksum's sums")
+    @Test("Rows of runs added at once, now and then runs added one by one, with zlib's checksum")
     func rowsOfRuns() throws {
         // As the cards add them: a row's filter byte and runs at once, some next to one of
         // the same byte (joined), some long; and in the first 1,000 rows, every 50th, a run
-        // added alone (which takes the checksum's remainders past 2^32). The nine million
-        // bytes after, nearly all high, take the second sum past 2^52, where the rows' loop
-        // takes them.
+        // added alone. Nine million bytes, nearly all high, whose checksum is folded into
+        // the stream's a row at a time.
         var state: UInt64 = 7
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -126,9 +125,9 @@ struct RunDeflateTests {
 
     @Test("The checksum is zlib's when its sums are reduced late: runs over 2^24 bytes, then 300,000 one-byte runs")
     func checksumReducedLate() throws {
-        // The encoder takes Adler-32's remainders only when its sums pass 2^32 (before a part
-        // of a run) or 2^52, and splits a run longer than 2^24 bytes: high bytes in long runs
-        // get there quickly.
+        // The encoder takes Adler-32's remainders of runs added one by one only when its sums
+        // pass 2^32, and splits a run longer than 2^24 bytes: high bytes in long runs get
+        // there quickly.
         var runs: [(byte: UInt8, length: Int)] = [(255, (1 << 24) + 12_345), (254, 1), (1, 3), (255, 3 << 22)]
         runs += (0..<300_000).map { (UInt8(255 - $0 % 2), 1) }
         runs.append((200, 70_000))

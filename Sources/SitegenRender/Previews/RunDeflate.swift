@@ -37,9 +37,11 @@ package struct RunDeflate: ~Copyable {
         stream.finish()
     }
 
-    /// Adds a row's runs, each `length << 8 | byte` with a length of at most 4,096: what
-    /// `add` does for each, in less time (PalettePNG finds a row's runs, then adds them).
+    /// Adds a row's runs, at most 4,096 of them, each `length << 8 | byte` with a length of
+    /// at most 4,096: what `add` does for each, in less time (PalettePNG finds a row's runs,
+    /// then adds them).
     package mutating func add(runs: UnsafePointer<UInt32>, count: Int) {
+        precondition(count <= 4_096, "at most 4,096 runs at a time")
         stream.add(runs: runs, count: count)
     }
 
@@ -77,15 +79,22 @@ package struct RunDeflate: ~Copyable {
         /// a store to the output could overwrite `self` for all the compiler knows; and in one
         /// loop there were more values than x86-64 has registers.
         fileprivate mutating func add(runs: UnsafePointer<UInt32>, count: Int) {
-            var sum1 = sum1, sum2 = sum2
+            // The checksum over the row from the row's start: after n bytes b(1)…b(n), the
+            // first sum has grown by Σ b(i) and the second by n × the first + Σ (n + 1 − i) b(i).
+            // Each run adds to Σ b(i), Σ i b(i) and n independently of the stream's sums, so the
+            // loop's only chain is an addition a run. With at most 4,096 runs of at most 4,096
+            // bytes, n < 2^24, and every term is under 2^57.
+            var bytes: UInt64 = 0, sum: UInt64 = 0, weighted: UInt64 = 0
             for index in 0..<count {
                 let run = UInt64(runs[index]), value = run & 0xFF, length = run &>> 8
-                // Below 2^52 before, the sums stay under 2^64 after (length ≤ 2^12).
-                sum2 &+= length &* sum1 &+ value &* ((length &* (length &+ 1)) &>> 1)
-                sum1 &+= length &* value
-                if (sum1 | sum2) &>> 52 != 0 { (sum1, sum2) = (sum1 % 65521, sum2 % 65521) }
+                // The run's places are bytes + 1 … bytes + length.
+                weighted &+= value &* (length &* bytes &+ (length &* (length &+ 1)) &>> 1)
+                sum &+= length &* value
+                bytes &+= length
             }
-            (self.sum1, self.sum2) = (sum1, sum2)
+            reduceChecksum()
+            sum2 = (sum2 &+ bytes &* sum1 &+ ((bytes &+ 1) &* sum &- weighted)) % 65521
+            sum1 = (sum1 &+ sum) % 65521
             // Room for every run to be a short one (at most 39 bits); a long one makes its own.
             if outputCount &+ 5 &* count &+ Self.slack > outputCapacity { grow(toHold: 5 &* count) }
             var runByte = runByte, runLength = runLength
@@ -183,8 +192,7 @@ package struct RunDeflate: ~Copyable {
         }
 
         /// Adler-32 of `count` copies of `byte`, in closed form, at most 2^24 bytes at a time.
-        /// Reduced below 2^32 before each part, the second sum stays under 2^57; and reduced
-        /// again past 2^52 after, as `add(runs:)` expects.
+        /// Reduced below 2^32 before each part, the second sum stays under 2^57.
         private mutating func addToChecksum(_ count: Int, copiesOf byte: Int) {
             var left = UInt64(truncatingIfNeeded: count)
             let value = UInt64(truncatingIfNeeded: byte)
@@ -195,7 +203,6 @@ package struct RunDeflate: ~Copyable {
                 sum1 &+= part &* value
                 left &-= part
             } while left > 0
-            if (sum1 | sum2) &>> 52 != 0 { reduceChecksum() }
         }
 
         private mutating func reduceChecksum() {
