@@ -107,7 +107,8 @@ package enum CardDrawing {
             let barWidth = right - nameX
             context.roundedRect(nameX, y + 52, barWidth, 14, radius: 7, colour: Colour.barTrack)
             if share > 0 {
-                context.roundedRect(nameX, y + 52, max(14, barWidth * min(share, 1)), 14, radius: 7,
+                // A whole number of pixels long, like the track: drawn from the track's end masks.
+                context.roundedRect(nameX, y + 52, max(14, (barWidth * min(share, 1)).rounded()), 14, radius: 7,
                                     colour: row.isFirst ? Colour.barFirst : Colour.bar)
             }
         }

@@ -1,26 +1,31 @@
 import CCairo
 
 /// The rounded rectangles a rendering thread draws again and again (a poll card's rank
-/// badges and bar tracks, the first place's bar), kept as coverage masks.
+/// badges, bar tracks and bars), drawn from coverage masks of their ends.
 ///
 /// cairo spends about 13 µs turning a 96×44 badge's path into coverage, whatever its size:
 /// the arcs' edges, scanned 15 times a row. Compositing the same coverage kept in an A8
-/// surface takes about 1.3 µs.
+/// surface takes about 1.3 µs. A rounded rectangle on whole pixels is its two ends, each
+/// `ceil(radius)` columns wide and the same whatever the width, and a rectangle between
+/// them that covers its pixels whole: so the ends are kept as masks, by height and radius,
+/// and the middle is filled (bars of every length share two masks).
 ///
-/// A shape placed on whole pixels with a whole width and height (at most 64 pixels high) is
-/// always drawn from a mask, and every other one always from its path, so a card's pixels
-/// never depend on what was drawn before it. (Filling a path and compositing its mask can
-/// round a few edge pixels differently, and so can the same path filled in bands that start
-/// on other rows; a mask moved by whole pixels gives the same pixels wherever it is.) Each
-/// canvas, one per rendering thread, keeps its masks, attached to its cairo context: nothing
-/// is shared between threads. A cairo context without them (or past `limit` shapes) makes
-/// the mask it needs and drops it.
+/// A shape placed on whole pixels with a whole width and height (at most 64 pixels high,
+/// at least its two ends wide) is always drawn that way, and every other one always from its
+/// path, so a card's pixels never depend on what was drawn before it. (Filling a path and
+/// compositing masks can round a few edge pixels differently, and so can the same path
+/// filled in bands that start on other rows; a mask moved by whole pixels gives the same
+/// pixels wherever it is.) Each canvas, one per rendering thread, keeps its masks, attached
+/// to its cairo context: nothing is shared between threads. A cairo context without them
+/// (or past `limit` ends) makes the masks it needs and drops them.
 final class ShapeMasks {
-    struct Shape: Hashable {
-        let width: Int, height: Int, radius: Double
+    /// A rounded rectangle's end: its height, its radius, and which end.
+    struct End: Hashable {
+        let height: Int, radius: Double, isLeft: Bool
+        var width: Int { Int(radius.rounded(.up)) }
     }
 
-    private var masks: [Shape: OpaquePointer] = [:]
+    private var masks: [End: OpaquePointer] = [:]
     /// Masks kept at most: a card has a few such shapes, and they repeat from card to card.
     private static let limit = 64
 
@@ -28,33 +33,42 @@ final class ShapeMasks {
         for mask in masks.values { cairo_surface_destroy(mask) }
     }
 
-    /// Draws a rounded rectangle filled with `cairo`'s source: from a mask when it lies on
-    /// whole pixels, else by filling its path.
+    /// Draws a rounded rectangle filled with `cairo`'s source: from its ends' masks and a
+    /// rectangle when it lies on whole pixels, else by filling its path.
     static func fillRoundedRect(_ cairo: OpaquePointer, _ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double) {
-        guard let shape = wholePixels(x, y, width, height, radius: radius) else {
+        guard let (left, right) = wholePixels(x, y, width, height, radius: radius) else {
             roundedRectPath(cairo, x, y, width, height, radius: radius)
             cairo_fill(cairo)
             return
         }
-        if let masks = of(cairo), let mask = masks.kept(shape) {
-            cairo_mask_surface(cairo, mask, x, y)
-        } else {
-            let mask = makeMask(shape)
-            cairo_mask_surface(cairo, mask, x, y)
-            cairo_surface_destroy(mask)
+        let end = Double(left.width)
+        if width > 2 * end {
+            cairo_rectangle(cairo, x + end, y, width - 2 * end, height)
+            cairo_fill(cairo)
+        }
+        let masks = of(cairo)
+        for (shape, at) in [(left, x), (right, x + width - end)] {
+            if let mask = masks?.kept(shape) {
+                cairo_mask_surface(cairo, mask, at, y)
+            } else {
+                let mask = makeMask(shape)
+                cairo_mask_surface(cairo, mask, at, y)
+                cairo_surface_destroy(mask)
+            }
         }
     }
 
-    /// The shape, if it is on whole pixels and low enough that its arcs, not its area, are
-    /// the cost (a tall box's inside is filled faster than a mask is read).
-    private static func wholePixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double) -> Shape? {
+    /// The shape's two ends, if it is on whole pixels, at least as wide as its ends, and low
+    /// enough that its arcs, not its area, are the cost (a tall box's inside is filled faster
+    /// than a mask is read).
+    private static func wholePixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double) -> (End, End)? {
         guard [x, y, width, height].allSatisfy({ $0.rounded() == $0 && abs($0) <= 4096 }), width > 0, height > 0,
-              height <= 64, radius.isFinite else { return nil }
-        return Shape(width: Int(width), height: Int(height), radius: radius)
+              height <= 64, radius.isFinite, radius > 0, radius <= height / 2, 2 * radius.rounded(.up) <= width else { return nil }
+        return (End(height: Int(height), radius: radius, isLeft: true), End(height: Int(height), radius: radius, isLeft: false))
     }
 
-    /// The shape's mask, made the first time; nil past `limit` masks.
-    private func kept(_ shape: Shape) -> OpaquePointer? {
+    /// The end's mask, made the first time; nil past `limit` masks.
+    private func kept(_ shape: End) -> OpaquePointer? {
         if let mask = masks[shape] { return mask }
         guard masks.count < Self.limit else { return nil }
         let mask = Self.makeMask(shape)
@@ -62,10 +76,13 @@ final class ShapeMasks {
         return mask
     }
 
-    private static func makeMask(_ shape: Shape) -> OpaquePointer {
+    /// The end's coverage: a rounded rectangle four ends wide filled on a surface one end
+    /// wide, placed so that the surface holds its left or right end.
+    private static func makeMask(_ shape: End) -> OpaquePointer {
         let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(shape.width), Int32(shape.height))!
         let cairo = cairo_create(mask)!
-        roundedRectPath(cairo, 0, 0, Double(shape.width), Double(shape.height), radius: shape.radius)
+        let long = Double(4 * shape.width)
+        roundedRectPath(cairo, shape.isLeft ? 0 : Double(shape.width) - long, 0, long, Double(shape.height), radius: shape.radius)
         cairo_fill(cairo)
         cairo_destroy(cairo)
         cairo_surface_flush(mask)
