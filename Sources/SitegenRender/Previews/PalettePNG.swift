@@ -51,7 +51,8 @@ package enum PalettePNG {
             lastRow = .allocate(capacity: width)
             lastRow.initialize(repeating: 0, count: width)
             runs = .allocate(capacity: width + 2)
-            ends = .allocate(capacity: width + 8)
+            // A block's eight ends are stored whole, however few of them count.
+            ends = .allocate(capacity: width + 16)
         }
 
         deinit {
@@ -104,14 +105,14 @@ package enum PalettePNG {
         private var background: UInt32 = 0, nextRow = 0
         private let lastRow: UnsafeMutablePointer<UInt32>
         /// One row's runs, as `runs(of:)` finds them, and where they end.
-        private let runs: UnsafeMutablePointer<UInt32>, ends: UnsafeMutablePointer<UInt64>
+        private let runs: UnsafeMutablePointer<UInt32>, ends: UnsafeMutablePointer<UInt32>
 
         /// Adds each row to the stream: its filter byte, then its palette indices, or zeros.
         /// `above` is the row above the first, if any.
         private static func addRows(pixels: UnsafeRawPointer, stride: Int, count: Int, first: Int, width: Int,
                                     background: UInt32, above: UnsafeRawPointer?, palette: Palette,
                                     drawn: UnsafeMutablePointer<Span>, ink: UnsafeMutablePointer<Span>,
-                                    ends: UnsafeMutablePointer<UInt64>, runs: UnsafeMutablePointer<UInt32>,
+                                    ends: UnsafeMutablePointer<UInt32>, runs: UnsafeMutablePointer<UInt32>,
                                     to deflate: inout RunDeflate) {
             for index in 0..<count {
                 let row = pixels + index * stride, y = first + index
@@ -162,7 +163,7 @@ package enum PalettePNG {
         /// were it ever to differ, a run would only be cut in two, whose halves have the same
         /// index and which the compressor joins again.
         private static func runs(of row: UnsafeRawPointer, columns: Span, width: Int, background: UInt32, palette: Palette,
-                                 ends: UnsafeMutablePointer<UInt64>, into runs: UnsafeMutablePointer<UInt32>) -> (Span, count: Int) {
+                                 ends: UnsafeMutablePointer<UInt32>, into runs: UnsafeMutablePointer<UInt32>) -> (Span, count: Int) {
             let pixels = row.assumingMemoryBound(to: UInt32.self)
             runs[0] = 1 << 8 | UInt32(PalettePNG.filterNone)
             let start = max(Int(columns.start), 0), end = min(Int(columns.end), width)
@@ -170,34 +171,35 @@ package enum PalettePNG {
                 runs[1] = UInt32(truncatingIfNeeded: width) << 8
                 return (Span(), 2)
             }
-            // First where each run ends, as `end << 32 | pixel` (the run's pixel), eight pixels
-            // at a time: the pixels that differ from the one before them are found as a bit
-            // mask, and each of the eight is written where the next run end goes, which moves
-            // on only for those. Where a run ends is unpredictable: a loop over the mask's bits
-            // mispredicted its exit at nearly every block.
+            // First where each run ends, eight pixels at a time: the pixels that differ from
+            // the one before them are found as a bit mask, and the mask's table entry (its set
+            // bits' positions) plus the block's column gives their columns in one vector
+            // store. Where a run ends is unpredictable: a loop over the mask's bits mispredicted
+            // its exit at nearly every block, and eight stores a block (one a pixel, counted or
+            // not) made this function a tenth slower than the table does.
             var found = 0, x = start &+ 1
+            let positions = Self.bitPositions.baseAddress!
+            let store = UnsafeMutableRawPointer(ends)
             while x &+ 8 <= end {
                 let first = row.loadUnaligned(fromByteOffset: 4 &* x, as: SIMD4<UInt32>.self)
                 let second = row.loadUnaligned(fromByteOffset: 4 &* x &+ 16, as: SIMD4<UInt32>.self)
                 let before = row.loadUnaligned(fromByteOffset: 4 &* x &- 4, as: SIMD4<UInt32>.self)
                 let beforeSecond = row.loadUnaligned(fromByteOffset: 4 &* x &+ 12, as: SIMD4<UInt32>.self)
-                let changed = UInt64(truncatingIfNeeded: (((first .!= before)._storage & SIMD4(1, 2, 4, 8))
+                let changed = Int(truncatingIfNeeded: (((first .!= before)._storage & SIMD4(1, 2, 4, 8))
                     | ((second .!= beforeSecond)._storage & SIMD4(16, 32, 64, 128))).wrappedSum())
                 if changed != 0 {
-                    for bit in 0..<8 {
-                        let at = x &+ bit
-                        ends[found] = UInt64(truncatingIfNeeded: at) &<< 32 | UInt64(pixels[at &- 1])
-                        found &+= Int(truncatingIfNeeded: (changed &>> UInt64(bit)) & 1)
-                    }
+                    store.storeBytes(of: positions[changed] &+ SIMD8(repeating: UInt32(truncatingIfNeeded: x)),
+                                     toByteOffset: 4 &* found, as: SIMD8<UInt32>.self)
+                    found &+= changed.nonzeroBitCount
                 }
                 x &+= 8
             }
             while x < end {
-                ends[found] = UInt64(truncatingIfNeeded: x) &<< 32 | UInt64(pixels[x &- 1])
+                ends[found] = UInt32(truncatingIfNeeded: x)
                 found &+= pixels[x] != pixels[x &- 1] ? 1 : 0
                 x &+= 1
             }
-            ends[found] = UInt64(truncatingIfNeeded: end) &<< 32 | UInt64(pixels[end &- 1])
+            ends[found] = UInt32(truncatingIfNeeded: end)
             found &+= 1
             // Then the runs, each with its palette index: the background before the drawn
             // columns first (index 0, which RunDeflate joins with a first run of the same
@@ -205,7 +207,7 @@ package enum PalettePNG {
             runs[1] = UInt32(truncatingIfNeeded: start) << 8
             var runCount = start > 0 ? 2 : 1, runStart = start, inkEnd = 0
             for index in 0..<found {
-                let runEnd = Int(truncatingIfNeeded: ends[index] &>> 32), colour = UInt32(truncatingIfNeeded: ends[index]) & 0xFF_FFFF
+                let runEnd = Int(truncatingIfNeeded: ends[index]), colour = pixels[runEnd &- 1] & 0xFF_FFFF
                 if colour != background { inkEnd = runEnd }
                 runs[runCount] = UInt32(truncatingIfNeeded: runEnd &- runStart) &<< 8 | UInt32(palette.index(of: colour))
                 runCount &+= 1
@@ -225,6 +227,22 @@ package enum PalettePNG {
             while pixels[inkStart] & 0xFF_FFFF == background { inkStart &+= 1 }
             return (Span(start: Int32(truncatingIfNeeded: inkStart), end: Int32(truncatingIfNeeded: inkEnd)), runCount)
         }
+
+        /// For each 8-bit mask, the positions of its set bits, lowest first (the rest zero).
+        /// Written once, then only read: storage of its own, so the loop reads it without
+        /// an array's checks.
+        nonisolated(unsafe) private static let bitPositions: UnsafeBufferPointer<SIMD8<UInt32>> = {
+            let table = UnsafeMutableBufferPointer<SIMD8<UInt32>>.allocate(capacity: 256)
+            for mask in 0..<256 {
+                var entry = SIMD8<UInt32>(), count = 0
+                for bit in 0..<8 where mask & (1 << bit) != 0 {
+                    entry[count] = UInt32(bit)
+                    count += 1
+                }
+                table[mask] = entry
+            }
+            return UnsafeBufferPointer(table)
+        }()
 
         /// Signature, IHDR, PLTE, IDAT and IEND, and nothing else (no time or text chunks),
         /// so the same pixels always give the same bytes.
