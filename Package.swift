@@ -132,6 +132,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Times the link preview cards in one process (Benchmarks/README.md, "Cards in one process").
+        .executableTarget(name: "card-bench",
+                         dependencies: ["SitegenRender", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                         path: "Benchmarks/CardBench"),
         .testTarget(
             name: "SitegenKitTests",
             dependencies: [

@@ -26,6 +26,11 @@ public enum PreviewCard: Sendable, Equatable {
         /// "+ 3 more trips" when the poll has more trips than fit.
         public var more: String?
 
+        /// Written out so that the package's benchmarks (Benchmarks/CardBench) can draw cards too.
+        package init(title: String, siteTitle: String, voters: String, tie: String?, rows: [Row], more: String?) {
+            (self.title, self.siteTitle, self.voters, self.tie, self.rows, self.more) = (title, siteTitle, voters, tie, rows, more)
+        }
+
         public struct Row: Sendable, Equatable {
             /// "1st"; nil when nobody has voted (the page shows no ranks then).
             public var rank: String?
@@ -37,6 +42,10 @@ public enum PreviewCard: Sendable, Equatable {
             /// Drawn in the leader's colour (rank 1 with votes, tied or not).
             public var isFirst: Bool
             public var tied: Bool
+
+            package init(rank: String?, name: String, points: String?, share: Double?, isFirst: Bool, tied: Bool) {
+                (self.rank, self.name, self.points, self.share, self.isFirst, self.tied) = (rank, name, points, share, isFirst, tied)
+            }
         }
     }
 
