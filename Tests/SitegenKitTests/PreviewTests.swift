@@ -291,6 +291,43 @@ struct PreviewTests {
         #expect(picture.bands(maxRows: tallest - 1, height: PreviewCard.height) == nil, "a line taller than a band")
     }
 
+    /// `shapes` filled one after another on a blank 1200×80 surface in `colour`, by a cairo
+    /// context with a canvas's masks or without (which draws each from its two ends' masks and
+    /// a rectangle); the surface's bytes.
+    static func filled(_ shapes: [(x: Double, y: Double, width: Double, height: Double, radius: Double)], keepingMasks: Bool) -> [UInt8] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1200, 80)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        if keepingMasks { ShapeMasks.attach(to: cairo) }
+        cairo_set_source_rgb(cairo, 1, 1, 1)
+        cairo_paint(cairo)
+        cairo_set_source_rgb(cairo, 0x0B / 255.0, 0x5C / 255.0, 0xAD / 255.0)
+        for shape in shapes {
+            ShapeMasks.fillRoundedRect(cairo, shape.x, shape.y, shape.width, shape.height, radius: shape.radius)
+        }
+        cairo_destroy(cairo)
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)!
+        return Array(UnsafeBufferPointer(start: data, count: Int(cairo_image_surface_get_stride(surface)) * 80))
+    }
+
+    @Test("A rounded rectangle drawn from its whole mask has the pixels of its ends' masks and its middle")
+    func wholeMasksMatchEnds() {
+        // A badge and a bar track as the cards draw them, a bar over the track, and shapes
+        // whose ends meet or whose radius is not a whole number, each drawn twice (the second
+        // time from the mask the first one kept).
+        let shapes: [(x: Double, y: Double, width: Double, height: Double, radius: Double)] = [
+            (64, 4, 96, 44, 22), (180, 52, 956, 14, 7), (180, 52, 600, 14, 7), (64, 4, 96, 44, 22),
+            (10, 50, 14, 14, 7), (30, 50, 14, 13, 6.5), (50, 60, 15, 12, 5.5), (200, 2, 120, 40, 19.25),
+            (400, 5, 64, 64, 32), (10, 50, 14, 14, 7),
+        ]
+        let kept = Self.filled(shapes, keepingMasks: true), ends = Self.filled(shapes, keepingMasks: false)
+        #expect(kept.count == 1200 * 4 * 80 && ends.count == kept.count)
+        let differing = zip(kept, ends).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(differing) bytes differ")
+        #expect(Set(kept).count > 2, "the shapes were drawn")
+    }
+
     @Test("The hostile card has more colours than a palette holds: the palette is full and the card still decodes")
     func fullPalette() throws {
         let card = Self.cards[2].1
