@@ -134,7 +134,8 @@ let package = Package(
         ),
         // Times the link preview cards in one process (Benchmarks/README.md, "Cards in one process").
         .executableTarget(name: "card-bench",
-                         dependencies: ["SitegenRender", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                         dependencies: ["SitegenModel", "SitegenRender",
+                                        .product(name: "ArgumentParser", package: "swift-argument-parser")],
                          path: "Benchmarks/CardBench"),
         .testTarget(
             name: "SitegenKitTests",

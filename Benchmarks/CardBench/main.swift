@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
+import SitegenModel
 import SitegenRender
 
-/// Times link preview cards (issue #17) in one process: the same poll cards drawn and encoded
-/// round after round, each band height in turn, on one thread, timed by that thread's CPU
-/// clock. Whole builds on the shared 2-core machine move by ±20% from run to run; this moves
-/// by about 1%, so it can tell whether a change to the card code pays at all before
-/// `ONLY=previews Benchmarks/run.sh 10000` measures what it does to a build
-/// (Benchmarks/README.md, "Cards in one process").
+/// Times link preview cards (issue #17) in one process: the same poll (or itinerary) cards
+/// drawn and encoded round after round, each band height in turn, on one thread, timed by
+/// that thread's CPU clock. Whole builds on the shared 2-core machine move by ±20% from run
+/// to run; on a quiet host this moves by about 1%, so it can tell whether a change to the
+/// card code pays at all before `ONLY=previews Benchmarks/run.sh 10000` measures what it
+/// does to a build (Benchmarks/README.md, "Cards in one process").
 @main
 struct CardBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +18,11 @@ struct CardBench: ParsableCommand {
     @Option(help: "Rounds; each draws every card once per band height.")
     var rounds = 10
 
-    @Option(help: "Poll cards drawn per round.")
+    @Option(help: "Cards drawn per round.")
     var cards = 300
+
+    @Option(help: "poll: cards like a poll's (title, four rows of standings); trip: like an itinerary's (route with 4 to 8 stops).")
+    var kind = "poll"
 
     @Option(help: "Band heights to compare, comma-separated (at most 96 rows).")
     var bands = "96"
@@ -26,12 +30,31 @@ struct CardBench: ParsableCommand {
     @Option(help: "KB of memory written between two cards, as a build's page rendering would (0: none).")
     var pollute = 0
 
+    @Flag(help: "Time nothing: check that each card drawn in bands of each height is the card drawn whole, byte for byte.")
+    var check = false
+
     func run() throws {
         let heights = bands.split(separator: ",").compactMap { Int($0) }
-        guard !heights.isEmpty, heights.allSatisfy({ (1...96).contains($0) }), rounds > 0, cards > 0, pollute >= 0 else {
-            throw ValidationError("--bands takes heights of 1 to 96 rows; --rounds and --cards must be positive, --pollute not negative")
+        guard !heights.isEmpty, heights.allSatisfy({ (1...96).contains($0) }), rounds > 0, cards > 0, pollute >= 0,
+              ["poll", "trip"].contains(kind) else {
+            throw ValidationError("--bands takes heights of 1 to 96 rows; --rounds and --cards must be positive, --pollute not negative; --kind is poll or trip")
         }
-        let drawn = SampleCards.polls(cards)
+        let drawn = kind == "poll" ? SampleCards.polls(cards) : SampleCards.trips(cards)
+        if check {
+            // Bands of 8 rows are lower than any line of text, so the card is drawn whole.
+            var differing = 0
+            for (index, card) in drawn.enumerated() {
+                let whole = PreviewImage.png(card, bandRows: 8)
+                let heights = heights.filter { PreviewImage.png(card, bandRows: $0) != whole }
+                if !heights.isEmpty {
+                    print("\(kind) card \(index): drawn in bands of \(heights.map(String.init).joined(separator: ", ")) rows, not the card drawn whole")
+                    differing += 1
+                }
+            }
+            print("\(differing) of \(drawn.count) \(kind) cards differ from the card drawn whole")
+            if differing > 0 { throw ExitCode(1) }
+            return
+        }
         // Warm up: fonts, glyph caches, the canvas.
         for height in heights { for card in drawn.prefix(20) { _ = PreviewImage.png(card, bandRows: height) } }
         var times: [Int: [Double]] = [:], bytes: [Int: Int] = [:]
@@ -52,7 +75,7 @@ struct CardBench: ParsableCommand {
                 bytes[height] = total
             }
         }
-        print("\(drawn.count) poll cards × \(rounds) rounds, one thread; µs of CPU a card:")
+        print("\(drawn.count) \(kind) cards × \(rounds) rounds, one thread; µs of CPU a card:")
         for height in heights {
             let sorted = times[height]!.sorted()
             print(String(format: "  bands of %2d rows: median %6.1f, fastest %6.1f, slowest %6.1f; %d bytes a round",
@@ -92,6 +115,30 @@ enum SampleCards {
                                               siteTitle: "sitegen benchmark (1000 polls)",
                                               voters: "\(5 + number % 20) people have voted.", tie: nil, rows: rows,
                                               more: trips > PreviewCard.maxRows ? "+ 1 more trip" : nil))
+        }
+    }
+
+    /// Itinerary cards like the corpus's: 4 to 8 stops in US cities, names, dates, games, miles.
+    static func trips(_ count: Int) -> [PreviewCard] {
+        let places: [(String, Double, Double)] = [
+            ("Los Angeles", 34.05, -118.24), ("Pittsburgh", 40.44, -79.99), ("Milwaukee", 43.04, -87.91),
+            ("Cincinnati", 39.10, -84.51), ("Denver", 39.74, -104.99), ("Arlington", 32.74, -97.11),
+            ("San Francisco", 37.77, -122.42), ("Chicago", 41.88, -87.63), ("St. Louis", 38.63, -90.20),
+            ("Kansas City", 39.10, -94.58), ("Minneapolis", 44.98, -93.27), ("Detroit", 42.33, -83.05),
+        ]
+        var random = SplitMix(seed: 29)
+        return (0..<count).map { number in
+            let stops = 4 + Int(random.next() % 5)
+            var chosen = places
+            for index in chosen.indices.reversed() { chosen.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+            let route = RoutePicture.make(places: chosen.prefix(stops).enumerated().map { index, place in
+                RoutePicture.Place(name: place.0, marker: String(index + 1), latitude: place.1, longitude: place.2)
+            })
+            return .trip(PreviewCard.TripCard(name: "\(kinds[number % kinds.count]) Road Trip #\(number)",
+                                              siteTitle: "sitegen benchmark (1000 polls)",
+                                              dates: "Jun \(1 + number % 20) – \(8 + number % 20), 2026",
+                                              games: "\(stops) games", miles: "\(800 + 97 * (number % 31)) mi",
+                                              cities: "\(stops) cities", route: route))
         }
     }
 

@@ -60,6 +60,13 @@ public enum PreviewCard: Sendable, Equatable {
         public var cities: String
         /// The route picture of the page (stop coordinates fitted into its box), nil without stops.
         public var route: RoutePicture?
+
+        /// Written out so that the package's benchmarks (Benchmarks/CardBench) can draw cards too.
+        package init(name: String, siteTitle: String, dates: String, games: String, miles: String, cities: String,
+                     route: RoutePicture?) {
+            (self.name, self.siteTitle, self.dates, self.games, self.miles, self.cities, self.route)
+                = (name, siteTitle, dates, games, miles, cities, route)
+        }
     }
 
     /// Rows a poll card has room for while staying legible at 300 px wide.
