@@ -206,6 +206,24 @@ struct PreviewTests {
                     flatColours: CardDrawing.Colour.all)
     }
 
+    /// An itinerary card from `card-bench --kind trip` (Benchmarks/CardBench): the first glyph
+    /// of its "Kansas City" label landed a pixel to the right when the canvas had drawn the
+    /// card in bands of 96 rows just before, which left a current point on its context.
+    static let labelCard = PreviewCard.trip(PreviewCard.TripCard(
+        name: "Long-Weekend Road Trip #36", siteTitle: "sitegen benchmark (1000 polls)", dates: "Jun 17 – 24, 2026",
+        games: "6 games", miles: "1285 mi", cities: "6 cities",
+        route: RoutePicture.make(places: [("Milwaukee", 43.04, -87.91), ("Denver", 39.74, -104.99), ("Los Angeles", 34.05, -118.24),
+                                          ("San Francisco", 37.77, -122.42), ("Kansas City", 39.10, -94.58), ("Minneapolis", 44.98, -93.27)]
+            .enumerated().map { RoutePicture.Place(name: $1.0, marker: String($0 + 1), latitude: $1.1, longitude: $1.2) })))
+
+    @Test("A card's bytes do not depend on what its canvas drew before: its text is measured from no current point")
+    func measuredFromNoCurrentPoint() {
+        let whole = Self.drawnWhole(Self.labelCard)
+        for rows in [96, 80, 96, 64, 80, 90] {
+            #expect(PreviewImage.png(Self.labelCard, bandRows: rows) == whole, "bands of \(rows) rows")
+        }
+    }
+
     @Test("Drawn in bands of any height, a card's PNG is the PNG of the card drawn whole, byte for byte",
           arguments: cards.indices)
     func bandsDrawTheWholeCard(_ index: Int) {

@@ -59,6 +59,14 @@ package enum CardDrawing {
     /// Lays `card` out: its drawing steps, with text measured and shortened once, using
     /// `cairo` (prepared) to measure.
     package static func layout(_ card: PreviewCard, measuringWith cairo: OpaquePointer) -> CardPicture {
+        // cairo_text_extents measures from the current point: its advance is (start + the
+        // glyphs' advances) − start, which rounds differently from another start. A canvas's
+        // context still has the current point its last card's last line left, so without
+        // this a card's text measured a hair differently after some cards than after others,
+        // and on 1 of 100 itinerary cards a route label's first glyph landed a pixel over
+        // (Benchmarks/CardBench `--check`): a card's bytes depended on the cards drawn before
+        // it on that thread. With no current point, text is measured from (0, 0).
+        cairo_new_path(cairo)
         let context = Context(cairo: cairo)
         context.fill(0, 0, Double(PreviewCard.width), 14, Colour.accent)
         switch card {
