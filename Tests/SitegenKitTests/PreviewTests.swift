@@ -309,7 +309,7 @@ struct PreviewTests {
         #expect(picture.bands(maxRows: tallest - 1, height: PreviewCard.height) == nil, "a line taller than a band")
     }
 
-    /// `shapes` filled one after another on a blank 1200×80 surface in `colour`, by a cairo
+    /// `shapes` filled one after another on a blank 1200×80 surface in the accent blue, by a cairo
     /// context with a canvas's masks or without (which draws each from its two ends' masks and
     /// a rectangle); the surface's bytes.
     static func filled(_ shapes: [(x: Double, y: Double, width: Double, height: Double, radius: Double)], keepingMasks: Bool) -> [UInt8] {

@@ -12,8 +12,8 @@ import CCairo
 ///
 /// A shape that comes back card after card at the same size (the badges and the bar tracks)
 /// is kept whole as well, and drawn with one call instead of three: each cairo call costs
-/// about 2 µs before any pixel is touched, and a card has a dozen such shapes (2.5% of a
-/// card's time, Benchmarks/CardBench). Its mask is the same rounded rectangle's coverage, so
+/// about 2 µs before any pixel is touched, and a card has a dozen such shapes (about 2% of
+/// a card's time, Benchmarks/CardBench). Its mask is the same rounded rectangle's coverage, so
 /// it gives the pixels its ends and middle give (PreviewTests).
 ///
 /// A shape placed on whole pixels with a whole width and height (at most 64 pixels high,
