@@ -3,7 +3,7 @@ import SitegenCore
 
 /// A poll's 6-character share code; it becomes a URL path segment, so only the app's
 /// unambiguous alphabet is accepted.
-public struct ShareCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct ShareCode: Sendable, Encodable, Hashable, Comparable, CustomStringConvertible {
     public static let alphabet = Set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
     public let value: String
 
@@ -17,7 +17,7 @@ public struct ShareCode: Sendable, Hashable, Comparable, CustomStringConvertible
     public static func < (a: ShareCode, b: ShareCode) -> Bool { a.value < b.value }
 }
 
-public struct TripPreferences: Sendable, Equatable {
+public struct TripPreferences: Sendable, Encodable, Equatable {
     public var startDate: Date
     public var endDate: Date
     public var sports: [String]
@@ -29,7 +29,7 @@ public struct TripPreferences: Sendable, Equatable {
     }
 }
 
-public struct Stop: Sendable, Equatable {
+public struct Stop: Sendable, Encodable, Equatable {
     public var city: String
     public var state: String
     public var latitude: Double
@@ -50,7 +50,7 @@ public struct Stop: Sendable, Equatable {
     }
 }
 
-public struct TravelSegment: Sendable, Equatable {
+public struct TravelSegment: Sendable, Encodable, Equatable {
     /// Normalised: upper-case when it is a UUID, so anchors match case-insensitively.
     public var id: String
     public var fromCity: String
@@ -70,7 +70,7 @@ public struct TravelSegment: Sendable, Equatable {
     }
 }
 
-public struct Trip: Sendable, Equatable {
+public struct Trip: Sendable, Encodable, Equatable {
     public var id: UUID
     public var name: String
     public var preferences: TripPreferences
@@ -109,7 +109,7 @@ public struct Trip: Sendable, Equatable {
     }
 }
 
-public struct Poll: Sendable, Equatable {
+public struct Poll: Sendable, Encodable, Equatable {
     public var id: UUID
     public var title: String
     public var shareCode: ShareCode

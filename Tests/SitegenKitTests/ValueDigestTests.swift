@@ -6,9 +6,9 @@ import Testing
 /// page shows must change it, and nothing that is not shown may.
 @Suite("Value digests")
 struct ValueDigestTests {
-    enum Status: Equatable { case open, closed(reason: String) }
+    enum Status: Equatable, Encodable { case open, closed(reason: String) }
 
-    struct Leaf: Equatable {
+    struct Leaf: Equatable, Encodable {
         var name: String
         var count: Int
         var score: Double
@@ -18,12 +18,14 @@ struct ValueDigestTests {
         var small: UInt8
     }
 
-    struct Tree: Equatable {
+    struct Tree: Equatable, Encodable {
         var title: String
         var leaves: [Leaf]
         var note: String?
         var status: Status
         var tags: [String: Int]
+        var codes: Set<String>
+        var byID: [UUID: Int]
         var source: SourceRef
     }
 
@@ -32,10 +34,12 @@ struct ValueDigestTests {
                         when: Date(timeIntervalSinceReferenceDate: 800_000_000.25),
                         id: UUID(uuidString: "7F9619FF-8B86-D011-B42D-00CF4FC964FF")!, small: 3)
         return Tree(title: "Texas & Southwest", leaves: [leaf, leaf], note: nil, status: .open,
-                    tags: ["a": 1, "b": 2, "c": 3], source: SourceRef(file: "polls/a.json", line: 3, column: 5))
+                    tags: ["a": 1, "b": 2, "c": 3], codes: ["TX4SWK", "MW6BPS", "NE8RVZ"],
+                    byID: [leaf.id: 1, UUID(uuidString: "00000000-0000-0000-0000-000000000001")!: 2],
+                    source: SourceRef(file: "polls/a.json", line: 3, column: 5))
     }
 
-    func digest(_ value: Any, context: String = "c") -> String { ValueDigest.of(value, context: context) }
+    func digest(_ value: some Encodable, context: String = "c") -> String { ValueDigest.of(value, context: context) }
 
     @Test("Equal values have equal digests; the context and where a record was read")
     func equal() {
@@ -48,7 +52,22 @@ struct ValueDigestTests {
         var rebuilt = tree()
         rebuilt.tags = [:]
         for (key, value) in [("c", 3), ("a", 1), ("b", 2)] { rebuilt.tags[key] = value }
+        // Nor do sets, and dictionaries keyed by other types (written as key, value, key, …);
+        // with room for more, the same members iterate in another order.
+        rebuilt.codes = Set(minimumCapacity: 64)
+        rebuilt.codes.formUnion(["NE8RVZ", "TX4SWK", "MW6BPS"])
+        rebuilt.byID = Dictionary(minimumCapacity: 64)
+        for (key, value) in tree().byID.reversed() { rebuilt.byID[key] = value }
+        #expect(Array(rebuilt.codes) != Array(tree().codes) || Array(rebuilt.byID.keys) != Array(tree().byID.keys),
+                "the rebuilt set and dictionary should iterate in another order")
         #expect(digest(rebuilt) == digest(tree()))
+    }
+
+    /// The keys are kept in the build state and compared by the next build, another process,
+    /// whose sets and dictionaries iterate in another order (Swift seeds hashing per process).
+    @Test("The same value has the same digest in every process")
+    func pinned() {
+        #expect(digest(tree()) == "a3292fcb0f91258273399043b95a7cba1704ea7f4b3ed35846cefe41ac4d37c9")
     }
 
     @Test("Any change anywhere changes the digest")
@@ -70,6 +89,10 @@ struct ValueDigestTests {
             { $0.status = .closed(reason: "") },
             { $0.tags["a"] = 4 },
             { $0.tags["d"] = 1 },
+            { $0.codes.remove("TX4SWK") },
+            { $0.codes.insert("TX4SWL") },
+            { $0.byID[$0.leaves[0].id] = 3 },
+            { $0.byID = [:] },
         ]
         var seen: Set<String> = [base]
         for (index, edit) in edits.enumerated() {
@@ -85,8 +108,11 @@ struct ValueDigestTests {
         #expect(digest(1) != digest(1.0))
         #expect(digest(1) != digest(true))
         #expect(digest(1) != digest(UInt8(1)))
-        #expect(digest(Optional<String>.none as Any) != digest(""))
+        #expect(digest(String?.none) != digest(""))
         #expect(digest(0.0) != digest(-0.0))
         #expect(digest(["k": "v"]) != digest([["k", "v"]]))
+        #expect(digest(Int8(1)) != digest(UInt8(1)))
+        #expect(digest(Float(1)) != digest(Double(1)))
+        #expect(digest(["a", "b"]) != digest(["a"]))
     }
 }

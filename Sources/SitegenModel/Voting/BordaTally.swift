@@ -2,7 +2,7 @@ import Foundation
 import SitegenCore
 
 /// What happened to the ballots a poll received (docs/rules.md, "Ballots").
-public struct BallotCounts: Sendable, Equatable {
+public struct BallotCounts: Sendable, Encodable, Equatable {
     public var received: Int
     public var counted: Int
     public var invalid: Int
@@ -17,7 +17,7 @@ public struct BallotCounts: Sendable, Equatable {
 }
 
 /// One trip's line in the results, in display order.
-public struct TripStanding: Sendable, Equatable {
+public struct TripStanding: Sendable, Encodable, Equatable {
     /// 0-based index of the trip in the poll.
     public var trip: Int
     public var points: Int
@@ -32,12 +32,12 @@ public struct TripStanding: Sendable, Equatable {
 }
 
 /// Rank distribution and pairwise winner; published only from enough ballots.
-public struct ResultsBreakdown: Sendable, Equatable {
+public struct ResultsBreakdown: Sendable, Encodable, Equatable {
     /// 0-based index of the trip that beats every other trip on a majority of ballots.
     public var headToHeadWinner: Int?
 }
 
-public struct PollResults: Sendable, Equatable {
+public struct PollResults: Sendable, Encodable, Equatable {
     public var ballots: BallotCounts
     public var standings: [TripStanding]
     /// nil below `minBallotsForBreakdown` counted ballots (privacy).

@@ -3,7 +3,7 @@ import SitegenCore
 import SitegenModel
 
 /// A poll with its counted results, ready to publish.
-public struct PublishedPoll: Sendable {
+public struct PublishedPoll: Sendable, Encodable {
     public let poll: Poll
     public let results: PollResults
 
