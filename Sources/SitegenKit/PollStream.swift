@@ -74,7 +74,7 @@ struct PollStream {
             results[index] = steps.publish(polls[index], log: fileLog)
         }
         let published = results.values
-        let diagnostics = fileLog.all, omissions = fileLog.omissions
+        let diagnostics = fileLog.keptInReadingOrder, omissions = fileLog.omissions
         let share = fileDates.share
         PollFileCache.replay(diagnostics, omissions, share, into: log, dates: dates)
 

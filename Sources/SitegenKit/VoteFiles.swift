@@ -47,7 +47,7 @@ final class VoteFiles: @unchecked Sendable {
         let fileLog = DiagnosticLog(keepsEvery: log.keepsEvery)
         let fileDates = DatePlausibility(numericDates: loader.decoder.dates.numericDates)
         let ballots = ExportSet.readVotes(url, loader: loader.capturing(to: fileLog, dates: fileDates))
-        let diagnostics = fileLog.all, omissions = fileLog.omissions, share = fileDates.share
+        let diagnostics = fileLog.keptInReadingOrder, omissions = fileLog.omissions, share = fileDates.share
         PollFileCache.replay(diagnostics, omissions, share, into: log, dates: dates)
         lock.withLock { read += 1 }
         let shown = displayPath(url)
