@@ -50,6 +50,9 @@ package final class LineIndex: @unchecked Sendable {
         return count
     }
 
+    /// Whether a position was asked for, and so the file read and indexed.
+    package var isBuilt: Bool { lock.withLock { built } }
+
     package func position(of offset: Int) -> SourcePosition {
         lock.lock()
         defer { lock.unlock() }
