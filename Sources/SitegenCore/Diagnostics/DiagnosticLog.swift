@@ -108,10 +108,14 @@ public final class DiagnosticLog: @unchecked Sendable {
         add(Diagnostic(.warning, file: file, field: field, message: message))
     }
 
+    /// Every diagnostic kept, in no fixed order.
+    private var kept: [Diagnostic] {
+        lock.withLock { items + groups.values.flatMap(\.kept) + files.values.flatMap(\.kept) }
+    }
+
     /// The kept diagnostics, in a stable order (file, position, message) independent of thread timing.
     public var all: [Diagnostic] {
-        let kept = lock.withLock { items + groups.values.flatMap(\.kept) + files.values.flatMap(\.kept) }
-        return kept.sorted { a, b in
+        kept.sorted { a, b in
             if a.file != b.file { return a.file < b.file }
             if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
             if (a.column ?? 0) != (b.column ?? 0) { return (a.column ?? 0) < (b.column ?? 0) }
@@ -125,8 +129,7 @@ public final class DiagnosticLog: @unchecked Sendable {
     /// it in memory for as long as the diagnostic lives: with a warning in every poll file,
     /// that was every poll file, 134 MB at 10,000 polls.
     package var keptInReadingOrder: [Diagnostic] {
-        let kept = lock.withLock { items + groups.values.flatMap(\.kept) + files.values.flatMap(\.kept) }
-        return kept.sorted { a, b in
+        kept.sorted { a, b in
             let (first, second) = (a.orderKey, b.orderKey)
             if first != second { return first < second }
             return (a.severity == .error ? 0 : 1, a.field, a.summary ?? "") < (b.severity == .error ? 0 : 1, b.field, b.summary ?? "")
