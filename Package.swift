@@ -33,11 +33,13 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
-        // Debian's cairo and zlib: link preview images (SitegenRender/Previews).
+        // Debian's cairo, Pango and zlib: link preview images (SitegenRender/Previews), with
+        // DejaVu Sans and the Noto fonts Pango falls back on for other scripts and emoji.
         .systemLibrary(
             name: "CCairo",
-            pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev", "zlib1g-dev", "fonts-dejavu-core"])]
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "zlib1g-dev", "fonts-dejavu-core",
+                              "fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji"])]
         ),
         // renameat2(RENAME_EXCHANGE): swaps the staged site into place atomically.
         .target(name: "CFileSwap"),

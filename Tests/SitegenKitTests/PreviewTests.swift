@@ -106,7 +106,19 @@ struct PreviewTests {
         ("hostile", PreviewCard.poll(published([hostileTitle, "B"], [[0, 1]], title: hostileTitle), siteTitle: hostileTitle)),
         ("trip", PreviewCard.trip(Sample.trip(hostileTitle, index: 1), siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
         ("route", PreviewCard.trip(routeTrip, siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
+        ("scripts", PreviewCard.trip(scriptsTrip, siteTitle: "夏の旅 ☀️", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
     ]
+
+    /// A trip named and routed in other scripts and emoji: its lines are shaped by Pango
+    /// (ShapedText), its route labels with their halo.
+    static let scriptsTrip: Trip = {
+        var trip = Sample.trip("⚾ Fenway → 東京 → تل أبيب", index: 3)
+        trip.stops = [("Québec", "QC", 46.81, -71.21), ("東京", "", 42.70, -74.92), ("תל אביב", "", 40.71, -74.01),
+                      ("São Paulo 🇧🇷", "", 39.95, -75.17)].map {
+            Stop(city: $0.0, state: $0.1, latitude: $0.2, longitude: $0.3, arrivalDate: Sample.day, departureDate: Sample.day, games: [])
+        }
+        return trip
+    }()
 
     /// A trip with stops, so its card draws the route.
     static let routeTrip: Trip = {
@@ -287,7 +299,16 @@ struct PreviewTests {
         CardDrawing.prepare(cairo)
         let picture = CardDrawing.layout(Self.cards[index].1, measuringWith: cairo)
         let text = picture.steps.filter(\.isText).map(\.rows)
-        #expect(text.contains { $0.count >= 50 }, "the title, measured to its ink: 58 px")
+        let title = switch Self.cards[index].1 {
+        case .poll(let poll): poll.title
+        case .trip(let trip): trip.name
+        }
+        if CardText.needsShaping(CardText.drawable(title)) {
+            // Drawn by Pango into a sprite, whose pixels are the same whichever band paints them.
+            #expect(picture.steps.contains { !$0.isText && $0.rows.count >= 50 }, "the title's sprite: 58 px and more")
+        } else {
+            #expect(text.contains { $0.count >= 50 }, "the title, measured to its ink: 58 px")
+        }
         // Lines of text that overlap (a route's stop numbers and names) cannot be parted either.
         let lines = text.sorted { $0.lowerBound < $1.lowerBound }.reduce(into: [Range<Int>]()) { lines, rows in
             if let last = lines.last, last.upperBound > rows.lowerBound {
@@ -392,13 +413,59 @@ struct PreviewTests {
         #expect(!CardDrawing.keepsForever(try #require(cairo_get_scaled_font(cairo))), "a size no card uses")
     }
 
+    // MARK: Text in other scripts
+
+    @Test("Latin, Greek and Cyrillic keep cairo's own text; emoji, other scripts, marks and direction controls are shaped by Pango")
+    func whichLinesAreShaped() {
+        for line in ["Fenway & the Bronx", "Montréal – Zürich “Ø” €5 ™ …", "Αθήνα", "Москва", "Łódź, Kraków"] {
+            #expect(!CardText.needsShaping(line), "\(line)")
+        }
+        for line in ["🏟️ Ballparks", "東京", "مرحبا", "תל אביב", "नमस्ते", "กรุงเทพ", "서울", "e\u{301}", "a\u{200D}b",
+                     "\u{202E}abc", "soft\u{AD}hyphen", "ok\u{FE0F}", "→"] {
+            #expect(CardText.needsShaping(line), "\(line)")
+        }
+    }
+
+    @Test("Emoji and the scripts friends write in have a font: nothing is drawn as a box")
+    func noMissingGlyphs() {
+        for line in ["🏈 Road trip 🚗", "🇺🇸 🇯🇵 👨‍👩‍👧 ⚾️", "東京 大阪", "서울", "مرحبا بكم", "תל אביב", "नमस्ते", "กรุงเทพ",
+                     "Ελλάδα", "São Paulo", "Z̷a̶l̵g̸o"] {
+            #expect(ShapedText.missingGlyphs(line) == 0, "\(line)")
+            #expect(ShapedText.missingGlyphs(line, bold: true) == 0, "\(line)")
+        }
+        #expect(ShapedText.missingGlyphs("\u{E000}") == 1, "a private-use character has no font: the count sees boxes")
+    }
+
+    @Test("An emoji in a title is drawn in its own colours, where cairo's own text drew a box")
+    func emojiInColour() throws {
+        let card = PreviewCard.poll(Self.published(["A", "B"], [[0, 1]], title: "🏈 Game day"), siteTitle: "Summer")
+        let (pixels, _) = try #require(Self.decode(PreviewImage.png(card)))
+        // Around the title's first character (baseline 148, 58 px, from x = 64): the
+        // football's browns, which neither the text's colour nor a blend of it with white is.
+        let warm = (90..<165).flatMap { y in (60..<140).map { pixels[y * PreviewCard.width + $0] } }.filter { rgb in
+            let (red, green, blue) = (Int(rgb >> 16), Int(rgb >> 8 & 0xFF), Int(rgb & 0xFF))
+            return red > green + 40 && red > blue + 60
+        }
+        #expect(warm.count > 200, "\(warm.count) brown pixels")
+    }
+
+    @Test("A shaped line is cut to 1,000 characters and 4,000 scalars before Pango shapes it; a megabyte title still makes a card")
+    func shapedLineCapped() {
+        #expect(ShapedText.capped(String(repeating: "東", count: 5_000)) == String(repeating: "東", count: 1_000))
+        #expect(ShapedText.capped("e" + String(repeating: "\u{301}", count: 10_000)).unicodeScalars.count == 4_000)
+        #expect(ShapedText.capped("東京") == "東京")
+        let title = String(repeating: "🏟️ 東京 ", count: 150_000)
+        let png = PreviewImage.png(PreviewCard.poll(Self.published([title, "B"], [[0, 1]], title: title), siteTitle: title))
+        #expect(Self.chunks(png).width == 1200 && png.count < 300_000)
+    }
+
     // MARK: The drawing code
 
     @Test("Every key covers the cards' drawing code: its version, size, colours and the cairo that draws it")
     func keysCoverTheDrawing() {
         let code = PreviewCard.drawingCode
         #expect(code.hasPrefix("sitegen cards \(PreviewCard.drawingVersion); 1200x630; colours ffffff,f6f7f9,1c2330,"))
-        #expect(code.hasSuffix("; cairo \(String(cString: cairo_version_string()))"))
+        #expect(code.hasSuffix("; cairo \(String(cString: cairo_version_string())); pango \(String(cString: pango_version_string()))"))
         #expect(CardDrawing.Colour.all.first == CardDrawing.Colour.surface, "a reused surface is cleared to the encoder's background")
         #expect(BuildFingerprint.toolLines.contains("cards " + code))
     }

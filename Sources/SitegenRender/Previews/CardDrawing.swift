@@ -46,6 +46,9 @@ package enum CardDrawing {
         picture.draw(rows: 0..<PreviewCard.height, with: cairo)
     }
 
+    /// The font options every card's text is drawn and measured with (Fonts), shaped lines too.
+    static var fontOptions: OpaquePointer { Fonts.shared.options }
+
     /// Whether `font` is one of the scaled fonts cards have used, kept for the process (Fonts).
     package static func keepsForever(_ font: OpaquePointer) -> Bool {
         Fonts.shared.keeps(font)
@@ -319,8 +322,10 @@ private final class Context {
 
     /// The advance width of `text` as drawn.
     func width(_ text: String, size: Double, bold: Bool) -> Double {
+        let line = CardText.drawable(text)
+        if CardText.needsShaping(line) { return ShapedText.width(line, size: size, bold: bold) }
         Self.setFont(cairo, size: size, bold: bold)
-        return advance(CardText.drawable(text))
+        return advance(line)
     }
 
     private func advance(_ text: String) -> Double {
@@ -333,8 +338,19 @@ private final class Context {
     @discardableResult
     func text(_ text: String, x: Double, y: Double, size: Double, bold: Bool = false, colour: UInt32, maxWidth: Double,
               centred: Bool = false, halo: (width: Double, colour: UInt32)? = nil) -> Double {
-        Self.setFont(cairo, size: size, bold: bold)
         var line = CardText.drawable(text)
+        if CardText.needsShaping(line) {
+            let (sprite, end) = ShapedText.draw(line, x: x, y: y, size: size, bold: bold, colour: colour, maxWidth: maxWidth,
+                                                centred: centred, halo: halo)
+            // A sprite is painted at a whole-pixel offset, the same pixels whichever band
+            // paints it, so a band's edge may cut it: not a text step.
+            if let sprite {
+                record(top: Double(sprite.top), bottom: Double(sprite.top + sprite.height), left: Double(sprite.left),
+                       right: Double(sprite.left + sprite.width)) { sprite.paint(on: $0) }
+            }
+            return end
+        }
+        Self.setFont(cairo, size: size, bold: bold)
         var extents = cairo_text_extents_t()
         cairo_text_extents(cairo, line, &extents)
         // Measured once when it fits, as nearly every line does; shortened and measured again when not.
@@ -461,6 +477,24 @@ package enum CardText {
             previous = byte
         }
         return previous != 0x20
+    }
+
+    /// Whether `line` (drawable) has a character that cairo's toy text would draw wrong, and
+    /// so must be laid out by Pango (ShapedText): anything but the Latin, Greek and Cyrillic
+    /// letters, punctuation and currency signs DejaVu Sans has, each drawn on its own.
+    /// Combining marks, soft hyphens, bidirectional controls, joiners and variation
+    /// selectors need shaping too, so they go to Pango with the rest.
+    package static func needsShaping(_ line: String) -> Bool {
+        if line.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        return !line.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x24F: return true       // Latin
+            case 0x370...0x377, 0x37A...0x37F, 0x384...0x3FF: return true   // Greek
+            case 0x400...0x482, 0x48A...0x4FF: return true                  // Cyrillic, no combining marks
+            case 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20BF, 0x2122: return true
+            default: return false
+            }
+        }
     }
 
     /// `text` when it fits in `maxWidth`, else its longest prefix (whole characters) that fits
