@@ -177,7 +177,9 @@ public final class PreviewServer: Sendable {
 
     /// Starts listening and returns the port (the chosen one when `address.port` is 0).
     /// Accept failures (too many open files) do not end the server: NIO backs off and retries.
-    public func start(timeout: Duration = .seconds(10)) async throws(StartFailure) -> UInt16 {
+    /// A bind that fails says so at once; the timeout only ends a start that hangs, so it is
+    /// generous: on a machine busy with two large builds, 10 s was once not enough.
+    public func start(timeout: Duration = .seconds(60)) async throws(StartFailure) -> UInt16 {
         let server = self.server
         let listening = self.listening
         Task {
