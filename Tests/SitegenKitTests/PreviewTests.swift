@@ -449,6 +449,17 @@ struct PreviewTests {
         #expect(warm.count > 200, "\(warm.count) brown pixels")
     }
 
+    @Test("A title that reads right to left starts at the card's margin like every line")
+    func rightToLeftTitle() throws {
+        let card = PreviewCard.poll(Self.published(["A", "B"], [[0, 1]], title: "שלום עולם?"), siteTitle: "Summer")
+        let (pixels, _) = try #require(Self.decode(PreviewImage.png(card)))
+        // The title's rows (baseline 148, 58 px): where its ink starts and ends.
+        let inked = (90..<165).flatMap { y in (0..<PreviewCard.width).filter { pixels[y * PreviewCard.width + $0] != CardDrawing.Colour.surface } }
+        let (first, last) = (try #require(inked.min()), try #require(inked.max()))
+        #expect((60...70).contains(first), "starts at \(first), the margin is 64")
+        #expect(last < 600, "ends at \(last): not pushed to the right edge, as Pango aligns a right-to-left line")
+    }
+
     @Test("A shaped line is cut to 1,000 characters and 4,000 scalars before Pango shapes it; a megabyte title still makes a card")
     func shapedLineCapped() {
         #expect(ShapedText.capped(String(repeating: "東", count: 5_000)) == String(repeating: "東", count: 1_000))

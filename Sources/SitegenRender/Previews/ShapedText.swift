@@ -60,8 +60,12 @@ package enum ShapedText {
             let scale = Double(PANGO_SCALE)
             let width = Double(logical.width) / scale
             let startX = centred ? x - width / 2 : x
-            // The layout's top-left corner, from the first line's baseline.
-            let originX = startX, originY = y - Double(pango_layout_get_baseline(layout)) / scale
+            // The layout's top-left corner, from the first line's baseline. A line that reads
+            // right to left keeps its direction (a Hebrew question ends in "?" on its left)
+            // but not Pango's alignment to the right of the width: it starts at `startX`, as
+            // every line of a card does.
+            let originX = startX - Double(logical.x) / scale
+            let originY = y - Double(pango_layout_get_baseline(layout)) / scale
             let reach = (halo?.width ?? 0) / 2
             // Ink, halo and a pixel of antialiasing either side, on whole pixels, and on the
             // card: a line can reach beyond it (marks stacked hundreds high on one letter).
