@@ -231,7 +231,8 @@ for n in "${SIZES[@]}"; do
             die "page counts differ by more than 1%: sitegen $sitegen_pages, Hugo $hugo_pages (sitegen's page rules changed? update generate.py)"
         fi
     else
-        say "N=$n: skipping Hugo (${ONLY:+ONLY=$ONLY}${ONLY:-N > HUGO_MAX_N=$HUGO_MAX_N})"
+        if [ -n "$ONLY" ]; then why="ONLY=$ONLY"; else why="N > HUGO_MAX_N=$HUGO_MAX_N"; fi
+        say "N=$n: skipping Hugo ($why)"
     fi
 
     hugo_bytes=0
