@@ -460,6 +460,41 @@ struct PreviewTests {
         #expect(last < 600, "ends at \(last): not pushed to the right edge, as Pango aligns a right-to-left line")
     }
 
+    /// Random text from the ranges that reach Pango and those that trip up text drawing:
+    /// marks, joiners, direction controls, private use, unassigned planes, controls.
+    static func randomText(_ generator: inout some RandomNumberGenerator) -> String {
+        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0xA0...0x24F, 0x300...0x36F, 0x590...0x5FF, 0x600...0x6FF,
+                                             0x900...0x97F, 0xE00...0xE7F, 0x1100...0x11FF, 0x200B...0x200F, 0x202A...0x202E,
+                                             0x2066...0x2069, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xE000...0xE0FF, 0xFE00...0xFE0F,
+                                             0x1F300...0x1FAFF, 0x1F1E6...0x1F1FF, 0xE0020...0xE007F, 0x30000...0x3134A, 0x0...0x1F]
+        var text = String.UnicodeScalarView()
+        for _ in 0..<Int.random(in: 0...120, using: &generator) {
+            let range = ranges.randomElement(using: &generator)!
+            if let scalar = Unicode.Scalar(UInt32.random(in: range, using: &generator)) { text.append(scalar) }
+        }
+        return String(text)
+    }
+
+    @Test("Random text in every script, with marks, joiners and direction controls, draws cards that decode, the same in bands as whole")
+    func randomTextCards() throws {
+        var generator = SplitMix64(seed: 17)
+        for round in 0..<25 {
+            let title = Self.randomText(&generator), name = Self.randomText(&generator)
+            var trip = Self.scriptsTrip
+            trip.name = title
+            trip.stops[1].city = name
+            let cards = [PreviewCard.poll(Self.published([name, Self.randomText(&generator)], [[0, 1], [1, 0], [0, 1]], title: title),
+                                          siteTitle: Self.randomText(&generator)),
+                         PreviewCard.trip(trip, siteTitle: name, format: Formatting(timeZone: TimeZone(identifier: "UTC")!))]
+            for card in cards {
+                let png = PreviewImage.png(card)
+                #expect(Self.decode(png) != nil, "round \(round)")
+                #expect(png.count < 300_000, "round \(round)")
+                #expect(png == Self.drawnWhole(card), "round \(round): bands and whole differ")
+            }
+        }
+    }
+
     @Test("A shaped line is cut to 1,000 characters and 4,000 scalars before Pango shapes it; a megabyte title still makes a card")
     func shapedLineCapped() {
         #expect(ShapedText.capped(String(repeating: "東", count: 5_000)) == String(repeating: "東", count: 1_000))
@@ -536,3 +571,4 @@ struct PreviewTests {
         #expect(throws: ConfigError.self) { try SiteConfigLoader.parse("title: T\npreviews: sometimes\n", file: file) }
     }
 }
+
