@@ -495,6 +495,32 @@ struct PreviewTests {
         }
     }
 
+    @Test("Cards in every script drawn beside Latin cards on other threads: no crash, and the Latin cards keep their bytes (GlyphLock)")
+    func scriptsBesideLatinOnThreads() async {
+        // Without the lock around every use of glyphs, this crashed in cairo within a few
+        // runs of the suite (a null or wild pointer in its shared glyph caches).
+        let latin = Self.cards[0].1
+        let expected = PreviewImage.png(latin)
+        let drawn = await withTaskGroup(of: Bool.self) { group in
+            for seed in [UInt64(5), 6] {
+                group.addTask {
+                    var generator = SplitMix64(seed: seed)
+                    for _ in 0..<25 {
+                        let text = Self.randomText(&generator)
+                        _ = PreviewImage.png(PreviewCard.poll(Self.published([text, Self.randomText(&generator)], [[0, 1]], title: text),
+                                                              siteTitle: Self.randomText(&generator)))
+                    }
+                    return true
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask { (0..<40).allSatisfy { _ in PreviewImage.png(latin) == expected } }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(drawn)
+    }
+
     @Test("A shaped line is cut to 1,000 characters and 4,000 scalars before Pango shapes it; a megabyte title still makes a card")
     func shapedLineCapped() {
         #expect(ShapedText.capped(String(repeating: "東", count: 5_000)) == String(repeating: "東", count: 1_000))

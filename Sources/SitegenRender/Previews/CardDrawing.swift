@@ -324,8 +324,10 @@ private final class Context {
     func width(_ text: String, size: Double, bold: Bool) -> Double {
         let line = CardText.drawable(text)
         if CardText.needsShaping(line) { return ShapedText.width(line, size: size, bold: bold) }
-        Self.setFont(cairo, size: size, bold: bold)
-        return advance(line)
+        return GlyphLock.shared.withLock {
+            Self.setFont(cairo, size: size, bold: bold)
+            return advance(line)
+        }
     }
 
     private func advance(_ text: String) -> Double {
@@ -350,20 +352,24 @@ private final class Context {
             }
             return end
         }
-        Self.setFont(cairo, size: size, bold: bold)
         var extents = cairo_text_extents_t()
-        cairo_text_extents(cairo, line, &extents)
-        // Measured once when it fits, as nearly every line does; shortened and measured again when not.
-        if extents.x_advance > maxWidth {
-            line = CardText.fitted(line, maxWidth: maxWidth, measure: advance)
+        GlyphLock.shared.withLock {
+            Self.setFont(cairo, size: size, bold: bold)
             cairo_text_extents(cairo, line, &extents)
+            // Measured once when it fits, as nearly every line does; shortened and measured again when not.
+            if extents.x_advance > maxWidth {
+                line = CardText.fitted(line, maxWidth: maxWidth, measure: advance)
+                cairo_text_extents(cairo, line, &extents)
+            }
         }
         let width = extents.x_advance
         let startX = centred ? x - width / 2 : x
         let reach = (halo?.width ?? 0) / 2
         record(top: y + extents.y_bearing - reach - 1, bottom: y + extents.y_bearing + extents.height + reach + 1,
                left: startX + extents.x_bearing - reach - 1, right: startX + extents.x_bearing + extents.width + reach + 1,
-               isText: true) { cairo in
+               isText: true) { [line] cairo in
+            GlyphLock.shared.lock()
+            defer { GlyphLock.shared.unlock() }
             Self.setFont(cairo, size: size, bold: bold)
             if let halo {
                 // The halo (the page strokes the label's outline, `.route-label-halo`) as the
@@ -400,6 +406,17 @@ private final class Context {
         roundedRect(x, baseline - size * 1.05, width, size * 1.45, radius: size * 0.72, colour: fill)
         text(label, x: x + size / 2, y: baseline, size: size, bold: true, colour: colour, maxWidth: width)
     }
+}
+
+/// Held around every use of glyphs, cairo's toy text and Pango alike: measuring, laying out,
+/// drawing. cairo 1.16 keeps one glyph cache for all scaled fonts and, when it is full,
+/// evicts a page of any of them, also of one another thread is drawing with at that moment
+/// (the check it makes first races with that thread): the test suite crashed in cairo with
+/// a null pointer once lines in CJK scripts, each glyph new, filled the cache while other
+/// threads drew Latin cards. A card's text is a fifth of its time; the shapes, the sprites
+/// of shaped lines and the encoder run outside the lock.
+enum GlyphLock {
+    static let shared = NSLock()
 }
 
 /// The two faces of DejaVu Sans and the font options every card is drawn with, made once:

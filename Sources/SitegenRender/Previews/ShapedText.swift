@@ -16,10 +16,9 @@ import Foundation
 /// paint where it goes, at a whole-pixel offset, so its pixels are the same in whichever
 /// band of rows paints them.
 ///
-/// Pango, fontconfig and the scaled fonts they make are used under one lock. Shaped lines
-/// are rare, and cairo 1.16 aborts when a scaled font's last reference goes while another
-/// thread draws with it (CardDrawing's `Fonts`); with the lock, no two threads use Pango's
-/// fonts at once.
+/// Pango, fontconfig and the scaled fonts they make are used under the lock every card's
+/// glyphs are (`GlyphLock`): cairo 1.16's glyph cache is shared by every scaled font and
+/// not safe to fill from two threads, and Pango's objects are not shared between threads.
 package enum ShapedText {
     /// A shaped line drawn into an ARGB image, and where on the card its top-left pixel goes.
     final class Sprite: @unchecked Sendable {
@@ -133,10 +132,9 @@ package enum ShapedText {
     }
 }
 
-/// Pango's font map and context, made once and used under `lock` (ShapedText).
+/// Pango's font map and context, made once and used under `GlyphLock` (ShapedText).
 private final class Pango: @unchecked Sendable {
     static let shared = Pango()
-    private let lock = NSLock()
     private let context: OpaquePointer
     private let regular: OpaquePointer, bold: OpaquePointer
 
@@ -158,7 +156,7 @@ private final class Pango: @unchecked Sendable {
     func withLayout<Result>(_ text: String, size: Double, bold: Bool, maxWidth: Double?,
                             _ body: (OpaquePointer) -> Result) -> Result {
         let text = ShapedText.capped(text)
-        return lock.withLock {
+        return GlyphLock.shared.withLock {
             let layout = pango_layout_new(context)!
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             let description = bold ? self.bold : regular
