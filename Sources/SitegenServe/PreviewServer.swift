@@ -182,7 +182,7 @@ public final class PreviewServer: Sendable {
     public func start(timeout: Duration = .seconds(60)) async throws(StartFailure) -> UInt16 {
         let server = self.server
         let listening = self.listening
-        Task {
+        Task(executorPreference: ServerExecutor.shared) {
             do { try await server.run() } catch { listening.fail(error) }
         }
         let clock = ContinuousClock()
@@ -228,5 +228,20 @@ private final class ListeningPort: @unchecked Sendable {
 
     struct Unlistened: Error, CustomStringConvertible {
         var description: String { "no local address" }
+    }
+}
+
+/// Runs the server's task on a queue of its own instead of Swift's shared pool of threads,
+/// one a core: work that blocks those threads (the test suite's tests on a 2-core machine
+/// kept a server from listening for over a minute) would otherwise keep it from starting.
+/// A queue of our own gets threads even when every core is busy; it is concurrent, so
+/// requests are still answered side by side.
+private final class ServerExecutor: TaskExecutor {
+    static let shared = ServerExecutor()
+    private let queue = DispatchQueue(label: "sitegen.serve", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
