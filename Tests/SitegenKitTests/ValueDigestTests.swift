@@ -52,14 +52,25 @@ struct ValueDigestTests {
         var rebuilt = tree()
         rebuilt.tags = [:]
         for (key, value) in [("c", 3), ("a", 1), ("b", 2)] { rebuilt.tags[key] = value }
-        // Nor do sets, and dictionaries keyed by other types (written as key, value, key, …);
-        // with room for more, the same members iterate in another order.
-        rebuilt.codes = Set(minimumCapacity: 64)
-        rebuilt.codes.formUnion(["NE8RVZ", "TX4SWK", "MW6BPS"])
-        rebuilt.byID = Dictionary(minimumCapacity: 64)
-        for (key, value) in tree().byID.reversed() { rebuilt.byID[key] = value }
-        #expect(Array(rebuilt.codes) != Array(tree().codes) || Array(rebuilt.byID.keys) != Array(tree().byID.keys),
-                "the rebuilt set and dictionary should iterate in another order")
+        // Nor do sets, and dictionaries keyed by other types (written as key, value, key, …).
+        // Swift seeds each table's order with the address of its storage, so build the same
+        // members into new tables, all kept alive, until one iterates in another order.
+        let codes = tree().codes, byID = tree().byID
+        var codeTables: [Set<String>] = [], idTables: [[UUID: Int]] = []
+        for _ in 0..<64 where codeTables.last.map({ Array($0) == Array(codes) }) ?? true {
+            var set = Set<String>(minimumCapacity: 64)
+            set.formUnion(["NE8RVZ", "TX4SWK", "MW6BPS"])
+            codeTables.append(set)
+        }
+        for _ in 0..<64 where idTables.last.map({ Array($0.keys) == Array(byID.keys) }) ?? true {
+            var dictionary = [UUID: Int](minimumCapacity: 64)
+            for (key, value) in byID.reversed() { dictionary[key] = value }
+            idTables.append(dictionary)
+        }
+        rebuilt.codes = codeTables.last!
+        rebuilt.byID = idTables.last!
+        #expect(Array(rebuilt.codes) != Array(codes) && Array(rebuilt.byID.keys) != Array(byID.keys),
+                "one of 64 tables should iterate in another order")
         #expect(digest(rebuilt) == digest(tree()))
     }
 
