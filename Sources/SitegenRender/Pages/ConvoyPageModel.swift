@@ -66,7 +66,7 @@ package struct ConvoyPageModel: PageModel {
 
         package static let fields = TemplateFields<Self>([
             .text("kind", \.kind), .text("name", \.name), .text("address", \.address), .text("missing", \.missing),
-            .text("stopNotesHTML", \.stopNotesHTML),
+            .markup("stopNotesHTML", \.stopNotesHTML),
         ])
     }
 
@@ -98,7 +98,7 @@ package struct ConvoyPageModel: PageModel {
             .text("driver", \.driver),
             .flag("hasDriver", \.hasDriver),
             .texts("passengers", \.passengers),
-            .text("vehicleNotesHTML", \.vehicleNotesHTML),
+            .markup("vehicleNotesHTML", \.vehicleNotesHTML),
         ])
     }
 
@@ -123,13 +123,13 @@ package struct ConvoyPageModel: PageModel {
         .text("title", \.title),
         .text("status", \.status),
         .text("statusClass", \.statusClass),
-        .text("notesHTML", \.notesHTML),
+        .markup("notesHTML", \.notesHTML),
         .object("checklist", \.checklist),
         .text("routeLine", \.routeLine),
         .object("routeMap", \.routeMap),
         .object("route", \.route),
         .object("directions", \.directions),
-        .text("routeFileHref", \.routeFileHref),
+        .link("routeFileHref", \.routeFileHref),
         .list("stops", \.stops),
         .text("vehicleCount", \.vehicleCount),
         .list("vehicles", \.vehicles),

@@ -5,10 +5,11 @@ import SitegenModel
 extension Convoy {
     public var path: String { "convoys/\(id.value)/" }
 
-    /// "Chicago Union Station → Mars Cheese Castle → American Family Field"
+    /// "Chicago Union Station → Mars Cheese Castle → American Family Field", each name
+    /// isolated (`BidiIsolation`) so the arrows point the way the convoy drives.
     public var routeLine: String {
         let names = [origin.name] + checkpoints.map(\.place.name) + [destination?.name ?? "destination not set yet"]
-        return names.joined(separator: " → ")
+        return BidiIsolation.isolated(names).joined(separator: " → ")
     }
 
     /// The route as places to draw: start "S", checkpoints 1, 2, …, destination "D", those
@@ -84,7 +85,7 @@ package enum ConvoyPages {
             vehicleCount: Formatting.count(convoy.vehicles.count, "vehicle"),
             vehicles: convoy.vehicles.map { vehicleCard($0, in: convoy) },
             doubleSeated: convoy.peopleInSeveralSeats.map { person, seats in
-                "\(convoy.participants[person].displayName) is listed in more than one seat: \(listJoined(seats.map { convoy.vehicles[$0.vehicle].label }))."
+                "\(BidiIsolation.isolated(convoy.participants[person].displayName)) is listed in more than one seat: \(listJoined(seats.map { BidiIsolation.isolated(convoy.vehicles[$0.vehicle].label) }))."
             },
             needsSeat: needingSeats.isEmpty ? nil
                 : ConvoyPageModel.People(heading: "Still needs a seat (\(needingSeats.count))", people: needingSeats.map(personRow)),
@@ -115,9 +116,9 @@ package enum ConvoyPages {
     package static func routeMap(_ convoy: Convoy) -> RouteMap? {
         let (places, withoutCoordinates) = convoy.routePlaces
         guard places.count >= 2, let picture = RoutePicture.make(places: places) else { return nil }
-        var description = "Start, stops and destination in order: \(places.map(\.name).joined(separator: " → "))."
-        if !withoutCoordinates.isEmpty { description += " Not drawn (no coordinates): \(listJoined(withoutCoordinates))." }
-        return RouteMap(picture, title: "Route map of \(convoy.title)", description: description)
+        var description = "Start, stops and destination in order: \(BidiIsolation.isolated(places.map(\.name)).joined(separator: " → "))."
+        if !withoutCoordinates.isEmpty { description += " Not drawn (no coordinates): \(listJoined(BidiIsolation.isolated(withoutCoordinates)))." }
+        return RouteMap(picture, title: "Route map of \(BidiIsolation.isolated(convoy.title))", description: description)
     }
 
     /// Origin, checkpoints by `order`, destination.

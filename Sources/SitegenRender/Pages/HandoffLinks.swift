@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 import SitegenModel
 
 /// Template contexts for the links that hand a trip to other apps (docs/rules.md, "Handing trips
@@ -34,7 +35,7 @@ package enum HandoffLinks {
 
     private static func rows(_ links: [RouteHandoff.Link], whole: String, part: String) -> [Directions.MapsLink] {
         guard links.count > 1 else { return links.map { Directions.MapsLink(mapsHref: $0.url, mapsText: whole) } }
-        return links.map { Directions.MapsLink(mapsHref: $0.url, mapsText: "\(part): \($0.from) → \($0.to)") }
+        return links.map { Directions.MapsLink(mapsHref: $0.url, mapsText: "\(part): \(BidiIsolation.isolated($0.from)) → \(BidiIsolation.isolated($0.to))") }
     }
 }
 
@@ -47,7 +48,7 @@ package struct CalendarLinks: TemplateModel {
     package var googleCalendarHref: String?
 
     package static let fields = TemplateFields<Self>([
-        .text("calendarHref", \.calendarHref), .text("webcalHref", \.webcalHref), .text("googleCalendarHref", \.googleCalendarHref),
+        .link("calendarHref", \.calendarHref), .link("webcalHref", \.webcalHref), .link("googleCalendarHref", \.googleCalendarHref),
     ])
 }
 
@@ -63,7 +64,7 @@ package struct Directions: TemplateModel {
         package var mapsHref: String
         package var mapsText: String
 
-        package static let fields = TemplateFields<Self>([.text("mapsHref", \.mapsHref), .text("mapsText", \.mapsText)])
+        package static let fields = TemplateFields<Self>([.link("mapsHref", \.mapsHref), .text("mapsText", \.mapsText)])
     }
 
     package static let fields = TemplateFields<Self>([

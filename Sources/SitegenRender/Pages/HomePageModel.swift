@@ -31,7 +31,7 @@ package struct HomePageModel: PageModel {
         package var leaderLine: String
 
         package static let fields = TemplateFields<Self>([
-            .text("title", \.title), .text("href", \.href), .text("trips", \.trips), .text("voters", \.voters),
+            .text("title", \.title), .link("href", \.href), .text("trips", \.trips), .text("voters", \.voters),
             .text("updated", \.updated), .text("leaderLine", \.leaderLine),
         ])
     }
@@ -45,7 +45,7 @@ package struct HomePageModel: PageModel {
         package var games: String
 
         package static let fields = TemplateFields<Self>([
-            .text("title", \.title), .text("href", \.href), .text("dates", \.dates), .text("route", \.route),
+            .text("title", \.title), .link("href", \.href), .text("dates", \.dates), .text("route", \.route),
             .text("cities", \.cities), .text("games", \.games),
         ])
     }
@@ -62,7 +62,7 @@ package struct HomePageModel: PageModel {
             package var generated: String?
 
             package static let fields = TemplateFields<Self>([
-                .text("title", \.title), .text("href", \.href), .text("trips", \.trips), .text("generated", \.generated),
+                .text("title", \.title), .link("href", \.href), .text("trips", \.trips), .text("generated", \.generated),
             ])
         }
 
@@ -78,7 +78,7 @@ package struct HomePageModel: PageModel {
         package var route: String
 
         package static let fields = TemplateFields<Self>([
-            .text("title", \.title), .text("href", \.href), .text("status", \.status), .text("statusClass", \.statusClass),
+            .text("title", \.title), .link("href", \.href), .text("status", \.status), .text("statusClass", \.statusClass),
             .text("vehicles", \.vehicles), .text("route", \.route),
         ])
     }
@@ -87,12 +87,12 @@ package struct HomePageModel: PageModel {
         package var title: String
         package var href: String
 
-        package static let fields = TemplateFields<Self>([.text("title", \.title), .text("href", \.href)])
+        package static let fields = TemplateFields<Self>([.text("title", \.title), .link("href", \.href)])
     }
 
     package static let fields = TemplateFields<Self>([
         .text("title", \.title),
-        .text("descriptionHTML", \.descriptionHTML),
+        .markup("descriptionHTML", \.descriptionHTML),
         .flag("listPolls", \.listPolls),
         .list("polls", \.polls),
         .flag("hasItineraries", \.hasItineraries),
@@ -101,7 +101,7 @@ package struct HomePageModel: PageModel {
         .flag("hasConvoys", \.hasConvoys),
         .list("convoys", \.convoys),
         .list("featuredTips", \.featuredTips),
-        .text("tipsHref", \.tipsHref),
+        .link("tipsHref", \.tipsHref),
         .text("tipCount", \.tipCount),
         .flag("hasMorePages", \.hasMorePages),
         .list("morePages", \.morePages),

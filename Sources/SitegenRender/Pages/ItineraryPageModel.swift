@@ -31,7 +31,7 @@ package struct ItineraryPageModel: PageModel {
         package var count: Int
 
         package static let fields = TemplateFields<Self>([
-            .text("title", \.title), .text("href", \.href), .number("number", \.number), .number("count", \.count),
+            .text("title", \.title), .link("href", \.href), .number("number", \.number), .number("count", \.count),
         ])
     }
 
@@ -58,10 +58,10 @@ package struct ItineraryPageModel: PageModel {
         .text("name", \.name),
         .text("dates", \.dates),
         .texts("totals", \.totals),
-        .text("notesHTML", \.notesHTML),
-        .text("itineraryHref", \.itineraryHref),
+        .markup("notesHTML", \.notesHTML),
+        .link("itineraryHref", \.itineraryHref),
         .fields(of: \.calendar),
-        .text("routeFileHref", \.routeFileHref),
+        .link("routeFileHref", \.routeFileHref),
         .object("routeMap", \.routeMap),
         .list("days", \.days),
         .flag("hasUnscheduled", \.hasUnscheduled),
@@ -86,6 +86,6 @@ package struct TimelineEntry: TemplateModel {
     package static let fields = TemplateFields<Self>([
         .text("kind", \.kind), .text("icon", \.icon), .text("label", \.label), .text("time", \.time),
         .text("datetime", \.datetime), .text("title", \.title), .text("detail", \.detail),
-        .text("entryNotesHTML", \.entryNotesHTML),
+        .markup("entryNotesHTML", \.entryNotesHTML),
     ])
 }

@@ -46,7 +46,7 @@ package enum ItineraryPages {
             title: trip.name,
             href: kit.href(published.path, from: ""),
             dates: kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
-            route: trip.distinctCities.joined(separator: " → "),
+            route: BidiIsolation.isolated(trip.distinctCities).joined(separator: " → "),
             cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
             games: Formatting.count(trip.totalGames, "game"))
     }
@@ -62,7 +62,7 @@ package enum ItineraryPages {
             "\(Formatting.duration(seconds: trip.totalDrivingSeconds)) driving",
         ]
         var meta = PageMeta(path: path, title: trip.name,
-                            description: "\(dates): \(trip.stops.map(\.city).joined(separator: " → ")). \(totals.joined(separator: ", ")).")
+                            description: "\(dates): \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → ")). \(totals.joined(separator: ", ")).")
         meta.image = PreviewPages.itineraryImage(published, kit: kit)
         var model = ItineraryPageModel(
             name: trip.name,
@@ -73,8 +73,8 @@ package enum ItineraryPages {
             calendar: published.calendarPath.map { HandoffLinks.calendar($0, from: path, kit: kit) },
             routeFileHref: published.routeFilePath.map { kit.href($0, from: path) },
             routeMap: RoutePicture.make(stops: trip.stops).map { picture in
-                RouteMap(picture, title: "Route map of \(trip.name)",
-                         description: "Stops in order: \(trip.stops.map(\.city).joined(separator: " → ")).")
+                RouteMap(picture, title: "Route map of \(BidiIsolation.isolated(trip.name))",
+                         description: "Stops in order: \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → ")).")
             },
             days: timeline.days.map { day in dayModel(day, trip: trip, legs: legs, kit: kit) },
             hasUnscheduled: !timeline.unscheduled.isEmpty,
@@ -93,7 +93,7 @@ package enum ItineraryPages {
             number: day.number,
             id: "day-\(day.number)",
             date: "\(kit.format.weekday(day.date)), \(kit.format.longDate(day.date))",
-            cities: day.cities.joined(separator: " → "),
+            cities: BidiIsolation.isolated(day.cities).joined(separator: " → "),
             isEmpty: day.entries.isEmpty,
             entries: day.entries.map { entryModel($0, kit: kit) },
             directions: TripRoute.points(of: day, legs: legs, trip: trip).flatMap { points in
@@ -108,8 +108,8 @@ package enum ItineraryPages {
                 kind: "game", icon: "🏟️", label: game.sport.isEmpty ? "Game" : game.sport.uppercased(),
                 time: kit.format.time(game.startTime, in: game.timeZone),
                 datetime: Formatting.iso8601(game.startTime),
-                title: "\(game.awayTeam) at \(game.homeTeam)",
-                detail: [game.venue, game.city].compactMap { $0 }.joined(separator: ", "))
+                title: "\(BidiIsolation.isolated(game.awayTeam)) at \(BidiIsolation.isolated(game.homeTeam))",
+                detail: BidiIsolation.isolated([game.venue, game.city].compactMap { $0 }).joined(separator: ", "))
         case .unknownGame(let id):
             return TimelineEntry(kind: "game", icon: "🏟️", label: "Game", title: id, detail: "Game details are not in the catalog.")
         case .travel(let segment, let zone):
@@ -117,7 +117,7 @@ package enum ItineraryPages {
                 kind: "travel", icon: "🚗", label: "Drive",
                 time: segment.departureDate.map { kit.format.time($0, in: zone) },
                 datetime: segment.departureDate.map(Formatting.iso8601),
-                title: "\(segment.fromCity) → \(segment.toCity)",
+                title: "\(BidiIsolation.isolated(segment.fromCity)) → \(BidiIsolation.isolated(segment.toCity))",
                 detail: "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))")
         case .item(let item):
             return TimelineEntry(kind: "item item-\(item.category.rawValue)", icon: item.category.icon, label: item.category.label,

@@ -138,7 +138,7 @@ package enum MarkdownPages {
             let bodyHTML = MarkdownRenderer.html(page.markdown)
             let description = page.frontMatter.description
                 ?? MarkdownRenderer.plainText(page.markdown).nilIfEmpty
-                ?? "\(page.frontMatter.title) · \(kit.config.title)"
+                ?? "\(BidiIsolation.isolated(page.frontMatter.title)) · \(BidiIsolation.isolated(kit.config.title))"
             let meta = PageMeta(path: page.path, title: page.frontMatter.title, description: description)
             return kit.page(MarkdownPageModel(title: page.frontMatter.title, bodyHTML: bodyHTML), meta: meta)
         }
@@ -152,7 +152,7 @@ package struct MarkdownPageModel: PageModel {
     package var title: String
     package var bodyHTML: String
 
-    package static let fields = TemplateFields<Self>([.text("title", \.title), .text("bodyHTML", \.bodyHTML)])
+    package static let fields = TemplateFields<Self>([.text("title", \.title), .markup("bodyHTML", \.bodyHTML)])
 }
 
 

@@ -107,10 +107,10 @@ package enum OptionPages {
     // MARK: The page
 
     package static func page(_ list: TripList, view: TripView, path: String, kit: RenderKit) -> [UInt8] {
-        let title = view == .recommended && list.recommendedAtBase ? list.title : "\(list.title): \(list.label(of: view).lowercased())"
+        let title = view == .recommended && list.recommendedAtBase ? list.title : "\(BidiIsolation.isolated(list.title)): \(list.label(of: view).lowercased())"
         let summary = list.summary(of: view)
         var meta = PageMeta(path: path, title: title,
-                            description: "\(Formatting.count(list.trips.count, "trip")) in \(list.title). \(summary)")
+                            description: "\(Formatting.count(list.trips.count, "trip")) in \(BidiIsolation.isolated(list.title)). \(summary)")
         meta.noindex = list.noindex
 
         let cards = list.cards.html(depth: path.split(separator: "/").count) {

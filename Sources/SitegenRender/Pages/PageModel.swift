@@ -52,7 +52,7 @@ package struct PageLayout: TemplateModel {
         package var height: Int
 
         package static let fields = TemplateFields<Self>([
-            .text("url", \.url), .text("alt", \.alt), .number("width", \.width), .number("height", \.height),
+            .link("url", \.url), .text("alt", \.alt), .number("width", \.width), .number("height", \.height),
         ])
     }
 
@@ -64,11 +64,11 @@ package struct PageLayout: TemplateModel {
         .text("description", \.description),
         .text("ogType", \.ogType),
         .flag("noindex", \.noindex),
-        .text("stylesheet", \.stylesheet),
-        .text("homeHref", \.homeHref),
+        .link("stylesheet", \.stylesheet),
+        .link("homeHref", \.homeHref),
         .list("navigation", \.navigation),
         .text("generator", \.generator),
-        .text("canonical", \.canonical),
+        .link("canonical", \.canonical),
         .object("image", \.image),
     ])
 }
@@ -78,7 +78,7 @@ package struct TextLink: TemplateModel {
     package var label: String
     package var href: String
 
-    package static let fields = TemplateFields<Self>([.text("label", \.label), .text("href", \.href)])
+    package static let fields = TemplateFields<Self>([.text("label", \.label), .link("href", \.href)])
 }
 
 /// A link among others, one of which is the page itself: the site navigation, view tabs.
@@ -87,5 +87,5 @@ package struct TabLink: TemplateModel {
     package var href: String
     package var current: Bool
 
-    package static let fields = TemplateFields<Self>([.text("label", \.label), .text("href", \.href), .flag("current", \.current)])
+    package static let fields = TemplateFields<Self>([.text("label", \.label), .link("href", \.href), .flag("current", \.current)])
 }

@@ -54,7 +54,7 @@ package struct PollPageModel: PageModel {
             .text("percent", \.percent),
             .text("barWidth", \.barWidth),
             .number("tripNumber", \.tripNumber),
-            .text("href", \.href),
+            .link("href", \.href),
         ])
     }
 
@@ -80,7 +80,7 @@ package struct PollPageModel: PageModel {
     package static let fields = TemplateFields<Self>([
         .text("title", \.title),
         .text("shareCode", \.shareCode),
-        .text("descriptionHTML", \.descriptionHTML),
+        .markup("descriptionHTML", \.descriptionHTML),
         .text("votersText", \.votersText),
         .flag("hasVotes", \.hasVotes),
         .text("tieForFirst", \.tieForFirst),
@@ -94,8 +94,8 @@ package struct PollPageModel: PageModel {
         .list("trips", \.trips),
         .text("updatedText", \.updatedText),
         .text("updatedISO", \.updatedISO),
-        .text("appLink", \.appLink),
-        .text("resultsJSON", \.resultsJSON),
+        .link("appLink", \.appLink),
+        .link("resultsJSON", \.resultsJSON),
     ])
 }
 
@@ -118,7 +118,7 @@ package struct TripCard: TemplateModel {
     package static let fields = TemplateFields<Self>([
         .number("number", \.number),
         .text("name", \.name),
-        .text("href", \.href),
+        .link("href", \.href),
         .text("dates", \.dates),
         .text("sports", \.sports),
         .text("route", \.route),
@@ -126,6 +126,6 @@ package struct TripCard: TemplateModel {
         .text("games", \.games),
         .text("miles", \.miles),
         .text("driving", \.driving),
-        .text("notesHTML", \.notesHTML),
+        .markup("notesHTML", \.notesHTML),
     ])
 }

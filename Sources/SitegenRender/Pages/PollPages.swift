@@ -14,9 +14,10 @@ public struct PublishedPoll: Sendable, Encodable {
 
     public var path: String { "polls/\(poll.shareCode)/" }
 
-    /// "Chicago Loop" or "Tie: A and B" or nil when nobody voted.
+    /// "Chicago Loop" or "Tie: A and B" or nil when nobody voted. Names inside these lines
+    /// are isolated (`BidiIsolation`), as on every page.
     public var leaderText: String? {
-        let leaders = results.leaders.map { poll.trips[$0.trip].name }
+        let leaders = results.leaders.map { BidiIsolation.isolated(poll.trips[$0.trip].name) }
         switch leaders.count {
         case 0: return nil
         case 1: return leaders[0]
@@ -26,7 +27,7 @@ public struct PublishedPoll: Sendable, Encodable {
 
     /// "Leading: A", "Tied for first: A and B", "No votes yet".
     public var leaderLine: String {
-        let leaders = results.leaders.map { poll.trips[$0.trip].name }
+        let leaders = results.leaders.map { BidiIsolation.isolated(poll.trips[$0.trip].name) }
         switch leaders.count {
         case 0: return "No votes yet"
         case 1: return "Leading: \(leaders[0])"
@@ -139,7 +140,7 @@ package enum PollPages {
             appLink: "sportstime://poll/\(poll.shareCode.value)",
             resultsJSON: kit.href(path + "results.json", from: path))
         if results.leaders.count > 1 {
-            model.tieForFirst = "It's a tie for first: \(listJoined(results.leaders.map { trips[$0.trip].name })), with \(Formatting.count(results.leaders[0].points, "point")) each."
+            model.tieForFirst = "It's a tie for first: \(listJoined(results.leaders.map { BidiIsolation.isolated(trips[$0.trip].name) })), with \(Formatting.count(results.leaders[0].points, "point")) each."
         }
         if let breakdown = results.breakdown {
             model.breakdown = PollPageModel.Breakdown(
@@ -148,7 +149,7 @@ package enum PollPages {
                     PollPageModel.Breakdown.Row(name: trips[standing.trip].name, counts: standing.rankCounts.map { String($0) })
                 },
                 headToHead: breakdown.headToHeadWinner.map {
-                    "\(trips[$0].name) beats every other trip head to head: a majority of voters ranked it above each of the others."
+                    "\(BidiIsolation.isolated(trips[$0].name)) beats every other trip head to head: a majority of voters ranked it above each of the others."
                 } ?? "No trip beats every other trip head to head.")
         } else if counted > 0 {
             model.breakdownHidden = "To keep ballots private, the breakdown by position appears once \(kit.config.minBallotsForBreakdown) ballots have been counted."
@@ -172,7 +173,7 @@ package enum PollPages {
             href: href,
             dates: kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
             sports: trip.preferences.sports.isEmpty ? nil : trip.preferences.sports.map { $0.uppercased() }.joined(separator: ", "),
-            route: trip.stops.map(\.city).joined(separator: " → "),
+            route: BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → "),
             cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
             games: Formatting.count(trip.totalGames, "game"),
             miles: Formatting.miles(meters: trip.totalDistanceMeters),

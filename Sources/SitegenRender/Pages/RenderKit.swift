@@ -78,7 +78,7 @@ public struct RenderKit: Sendable {
         }
         return PageLayout(
             lang: config.language,
-            fullTitle: meta.path.isEmpty ? config.title : "\(meta.title) · \(config.title)",
+            fullTitle: meta.path.isEmpty ? config.title : "\(BidiIsolation.isolated(meta.title)) · \(BidiIsolation.isolated(config.title))",
             title: meta.title,
             siteTitle: config.title,
             description: meta.description,

@@ -105,13 +105,13 @@ public enum PreviewCard: Sendable, Equatable {
         switch self {
         case .poll(let card):
             guard card.rows.first?.points != nil else {
-                return "\(card.title): \(card.voters)"
+                return "\(BidiIsolation.isolated(card.title)): \(card.voters)"
             }
-            let standings = card.rows.map { "\($0.rank ?? "") \($0.name), \($0.points ?? "")" }.joined(separator: "; ")
-            return "\(card.title): \(card.voters)\(card.tie.map { " \($0)." } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")."
+            let standings = card.rows.map { "\($0.rank ?? "") \(BidiIsolation.isolated($0.name)), \($0.points ?? "")" }.joined(separator: "; ")
+            return "\(BidiIsolation.isolated(card.title)): \(card.voters)\(card.tie.map { " \($0)." } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")."
         case .trip(let card):
-            let stops = card.route?.points.map(\.name).joined(separator: " → ")
-            return "\(card.name), \(card.dates): \(card.games), \(card.miles)\(stops.map { ". Route: \($0)" } ?? "")."
+            let stops = card.route.map { BidiIsolation.isolated($0.points.map(\.name)).joined(separator: " → ") }
+            return "\(BidiIsolation.isolated(card.name)), \(card.dates): \(card.games), \(card.miles)\(stops.map { ". Route: \($0)" } ?? "")."
         }
     }
 }

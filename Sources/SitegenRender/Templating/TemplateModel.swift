@@ -1,3 +1,5 @@
+import SitegenCore
+
 /// A value a template renders: a Swift struct whose declared fields are the only names its
 /// templates may use. The fields produce the dictionary the renderer reads, and describe
 /// (as a `ContextShape`) what TemplateSet checks every template against when it loads, so a
@@ -73,12 +75,36 @@ package struct TemplateField<Model>: Sendable {
     package let variables: [(String, TemplateVariable)]
     package let put: @Sendable (Model, inout [String: Any]) -> Void
 
+    /// A string for `{{name}}`. One holding right-to-left script or direction controls is
+    /// isolated (`BidiIsolation`), so it keeps its own direction on the page: every string a
+    /// template shows passes here, and only text from the exports can hold such letters.
     package static func text(_ name: String, _ value: @escaping @Sendable (Model) -> String) -> Self {
-        Self(variables: [(name, .text(optional: false))]) { model, context in context[name] = value(model) }
+        Self(variables: [(name, .text(optional: false))]) { model, context in context[name] = BidiIsolation.isolated(value(model)) }
     }
 
     package static func text(_ name: String, _ value: @escaping @Sendable (Model) -> String?) -> Self {
         Self(variables: [(name, .text(optional: true))]) { model, context in
+            if let text = value(model) { context[name] = BidiIsolation.isolated(text) }
+        }
+    }
+
+    /// An address for `href`, `src` or `content`: written as it is, never isolated, since a
+    /// mark inside a URL would change it.
+    package static func link(_ name: String, _ value: @escaping @Sendable (Model) -> String) -> Self {
+        Self(variables: [(name, .text(optional: false))]) { model, context in context[name] = value(model) }
+    }
+
+    package static func link(_ name: String, _ value: @escaping @Sendable (Model) -> String?) -> Self {
+        Self(variables: [(name, .text(optional: true))]) { model, context in
+            if let text = value(model) { context[name] = text }
+        }
+    }
+
+    /// HTML that sitegen made safe, for `{{{nameHTML}}}`: written as it is, its paragraphs
+    /// given their own direction by the stylesheet (`.prose`).
+    package static func markup(_ name: String, _ value: @escaping @Sendable (Model) -> String?) -> Self {
+        precondition(name.hasSuffix("HTML"), "a field of HTML is named …HTML (docs/templates.md)")
+        return Self(variables: [(name, .text(optional: true))]) { model, context in
             if let text = value(model) { context[name] = text }
         }
     }
@@ -98,7 +124,7 @@ package struct TemplateField<Model>: Sendable {
     }
 
     package static func texts(_ name: String, _ value: @escaping @Sendable (Model) -> [String]) -> Self {
-        Self(variables: [(name, .texts)]) { model, context in context[name] = value(model) }
+        Self(variables: [(name, .texts)]) { model, context in context[name] = BidiIsolation.isolated(value(model)) }
     }
 
     package static func object<Nested: TemplateModel>(_ name: String, _ value: @escaping @Sendable (Model) -> Nested) -> Self {

@@ -1,0 +1,77 @@
+/// Text from the exports shown on a left-to-right page, kept in its own direction.
+///
+/// A browser orders a line by the Unicode bidirectional algorithm over the whole paragraph,
+/// so a name written right to left is not contained by the words around it: a Hebrew title
+/// ending in "?" shows the "?" on its right, a route of two Arabic city names joined by "→"
+/// reads backwards (the arrow pointing from the second to the first), and a name holding an
+/// unclosed right-to-left override (U+202E) reverses the rest of the sentence, points and
+/// all. Wrapped in FIRST STRONG ISOLATE (U+2068) … POP DIRECTIONAL ISOLATE (U+2069), the
+/// name takes its direction from its own first letter, is ordered as one unit among the
+/// words around it, and ends every embedding or override it opened (docs/pages.md,
+/// "Right-to-left names"). Text without a right-to-left letter or a direction control is
+/// left as it is, byte for byte.
+package enum BidiIsolation {
+    static let firstStrongIsolate: Unicode.Scalar = "\u{2068}"
+    static let popDirectionalIsolate: Unicode.Scalar = "\u{2069}"
+
+    /// `text` isolated when it needs to be (`needsIsolation`), else `text` itself.
+    /// Isolates inside the text are balanced first: a stray POP DIRECTIONAL ISOLATE would
+    /// otherwise close this one early, and an unclosed isolate would take this one's end.
+    package static func isolated(_ text: String) -> String {
+        guard needsIsolation(text) else { return text }
+        var wrapped = String.UnicodeScalarView()
+        wrapped.append(firstStrongIsolate)
+        var open = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2066...0x2068: open += 1
+            case 0x2069 where open == 0: continue
+            case 0x2069: open -= 1
+            default: break
+            }
+            wrapped.append(scalar)
+        }
+        for _ in 0...open { wrapped.append(popDirectionalIsolate) }
+        return String(wrapped)
+    }
+
+    /// Each of `names` isolated: for names joined into one line ("A → B", "A and B").
+    package static func isolated(_ names: [String]) -> [String] { names.map(isolated) }
+
+    /// Whether `text` holds, outside the isolates it already has, a letter of a right-to-left
+    /// script or a control that changes the direction of what follows it (an isolate left
+    /// open or a stray end of one counts). So a line joined from isolated names ("A → B") is
+    /// not isolated again.
+    package static func needsIsolation(_ text: String) -> Bool {
+        // Everything that can need it is U+0590 or above, whose UTF-8 starts with a byte of
+        // 0xD6 or more; continuation bytes never reach 0xC0. Most names are rejected here.
+        guard text.utf8.contains(where: { $0 >= 0xD6 }) else { return false }
+        var depth = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2066...0x2068: depth += 1
+            case 0x2069:
+                if depth == 0 { return true }
+                depth -= 1
+            default:
+                if depth == 0 && isRightToLeftOrControl(scalar.value) { return true }
+            }
+        }
+        return depth > 0
+    }
+
+    private static func isRightToLeftOrControl(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x0590...0x08FF,    // Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic, Arabic Extended
+             0xFB1D...0xFDFF,    // Hebrew and Arabic presentation forms A
+             0xFE70...0xFEFE,    // Arabic presentation forms B
+             0x10800...0x10FFF,  // Cypriot, Phoenician, Kharoshthi, Old Hungarian, Hanifi Rohingya, Yezidi, Sogdian, …
+             0x1E800...0x1EFFF,  // Mende Kikakui, Adlam, Arabic mathematical letters
+             0x200E...0x200F,    // left-to-right and right-to-left marks
+             0x202A...0x202E:    // embeddings, overrides and their pop
+            return true
+        default:
+            return false
+        }
+    }
+}
