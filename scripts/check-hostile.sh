@@ -2,7 +2,8 @@
 # Builds a site whose every free-text field carries an injection payload and checks every
 # page in headless Chromium: no payload may run and no live vector (on* attribute,
 # javascript:/data: URL, <script>) may reach the DOM. Also crawls its links from the home
-# page (scripts/check-links.py), runs the W3C checker on it and validates its GPX routes.
+# page (scripts/check-links.py), checks that every page fits a 360 px phone screen, runs the
+# W3C checker on it and validates its GPX routes.
 # Usage: scripts/check-hostile.sh SITEGEN_BINARY
 set -euo pipefail
 sitegen="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -21,6 +22,8 @@ status=0
 grep -v "executed=False hits=\[\] static_vectors=\[\]" "$site/xss.log" || true
 if [ "$status" -ne 0 ]; then echo "XSS check failed"; exit 1; fi
 echo "No payload ran and no live vector reached the DOM."
+"$venv/bin/python" "$here/browser/overflow_check.py" "${pages[@]}" > "$site/overflow.log" 2>&1 || { cat "$site/overflow.log"; echo "Pages wider than a phone's screen"; exit 1; }
+tail -n 1 "$site/overflow.log"
 "$here/check-links.py" "$site/Output" --base-url "$(sed -n 's/^baseURL: //p' "$site/site.yml")"
 "$here/validate-html.sh" "$site/Output"
 "$here/check-gpx.sh" "$site/Output"

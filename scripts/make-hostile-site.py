@@ -31,9 +31,15 @@ MARKDOWN = (
 )
 PRIVATE = "_priv_hostile_"
 
+# A word longer than a phone's screen is wide: a real town's name, run on. Pages must wrap it
+# (scripts/browser/overflow_check.py), not widen past the screen.
+LONG_WORD = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch"
+
 def text(i):
-    """A payload with some readable text, cycling through all payloads."""
-    return f"Name {i} {PAYLOADS[i % len(PAYLOADS)]}"
+    """A payload with some readable text, cycling through all payloads; every third text
+    also ends with a word too long for a phone's screen."""
+    long = f" {LONG_WORD}{i}" if i % 3 == 0 else ""
+    return f"Name {i} {PAYLOADS[i % len(PAYLOADS)]}{long}"
 
 counter = [0]
 def t():
