@@ -21,13 +21,17 @@ PAYLOADS = [
     '{{layout.title}}{{{descriptionHTML}}}{{>layout}}{{=<% %>=}}',
     ']]><!-- --><x onclick=window.__xss=1>',
     '\u2028\u2029 \u001b[31mred\u001b[0m \u0007 &amp; &lt;b&gt; %3Cscript%3E',
+    # Right to left, an override left open and a stray end of an isolate: each must stay in
+    # its own name (BidiIsolation) and never put text where HTML allows none.
+    'מי בא? \u202eoverride \u2069stray \u2067open',
 ]
 MARKDOWN = (
     "Hi <script>window.__xss=1</script> [click](javascript:window.__xss=1) "
     "[x](jav&#x09;ascript:window.__xss=1) [d](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX194c3M9MTwvc2NyaXB0Pg==) "
     "![img](https://evil.example/x.png) <img src=x onerror=window.__xss=1> "
     "<a href=\"javascript:window.__xss=1\">a</a> {{layout.title}} www.example.org\n\n"
-    "| <b onmouseover=window.__xss=1>t</b> |\n|---|\n| <iframe src=javascript:window.__xss=1> |\n"
+    "| <b onmouseover=window.__xss=1>t</b> |\n|---|\n| <iframe src=javascript:window.__xss=1> |\n\n"
+    "שלום! \u202eoverride in a paragraph\n"
 )
 PRIVATE = "_priv_hostile_"
 

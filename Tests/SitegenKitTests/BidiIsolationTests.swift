@@ -80,6 +80,7 @@ struct BidiIsolationTests {
             var polls = try site.read("Data/polls/polls.json")
             polls = polls.replacingOccurrences(of: "\"Spec example <3 trips>\"", with: "\"מי בא? <3 trips>\"")
                 .replacingOccurrences(of: "\"city\": \"Chicago\"", with: "\"city\": \"תל אביב\"")
+                .replacingOccurrences(of: "\"notes\": \"Fountains", with: "\"notes\": \"שלום! Fountains")
             // The tie poll's trips are a base64 snapshot, as the app writes them.
             let snapshot = #"[{"id":"44444444-4444-4444-4444-444444444444","name":"Denver \#(rlo)26 points","preferences":{"startDate":"2026-09-04","endDate":"2026-09-06"},"stops":[]},{"id":"55555555-5555-5555-5555-555555555555","name":"Phoenix","preferences":{"startDate":"2026-09-11","endDate":"2026-09-13"},"stops":[]}]"#
             let old = try #require(polls.range(of: #""tripSnapshots": "W3siaWQiOiI0NDQ0[^"]*""#, options: .regularExpression))
@@ -98,6 +99,12 @@ struct BidiIsolationTests {
         let itinerary = try #require(tree[FriendsViewTests.savedTrip + "index.html"])
         #expect(itinerary.contains("<p class=\"day-city\">\(fsi)תל אביב\(pdi) → Milwaukee</p>"))
         #expect(itinerary.contains("Stops in order: \(fsi)תל אביב\(pdi) → Milwaukee."))
+        // A trip view's cards are HTML made by sitegen: nothing is put around them, though a
+        // card's notes (Markdown, not isolated) hold Hebrew.
+        let view = try #require(tree["polls/X7K9M2/most-cities/index.html"])
+        #expect(view.contains("<p>שלום! Fountains "))
+        #expect(!view.contains("\(fsi)<li") && !view.contains("\(fsi)\n") && !view.contains("</li>\n\(pdi)"))
+        #expect(view.components(separatedBy: fsi).count == view.components(separatedBy: pdi).count)
         // The override ends with the name: the rest of the sentence reads as written.
         let tie = try #require(tree["polls/TWB2AA/index.html"])
         #expect(tie.contains("<p class=\"callout tie\">It&#39;s a tie for first: \(fsi)Denver \(rlo)26 points\(pdi) and Phoenix, with 3 points each.</p>"))

@@ -36,7 +36,9 @@ package enum BidiIsolation {
     }
 
     /// Each of `names` isolated: for names joined into one line ("A → B", "A and B").
-    package static func isolated(_ names: [String]) -> [String] { names.map(isolated) }
+    package static func isolated(_ names: [String]) -> [String] {
+        names.contains(where: needsIsolation) ? names.map(isolated) : names
+    }
 
     /// Whether `text` holds, outside the isolates it already has, a letter of a right-to-left
     /// script or a control that changes the direction of what follows it (an isolate left
@@ -45,7 +47,9 @@ package enum BidiIsolation {
     package static func needsIsolation(_ text: String) -> Bool {
         // Everything that can need it is U+0590 or above, whose UTF-8 starts with a byte of
         // 0xD6 or more; continuation bytes never reach 0xC0. Most names are rejected here.
-        guard text.utf8.contains(where: { $0 >= 0xD6 }) else { return false }
+        let mayNeed = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { $0 >= 0xD6 } }
+            ?? text.utf8.contains { $0 >= 0xD6 }
+        guard mayNeed else { return false }
         var depth = 0
         for scalar in text.unicodeScalars {
             switch scalar.value {

@@ -41,7 +41,7 @@ package struct TripViewsPageModel: PageModel {
             package static let fields = TemplateFields<Self>([.text("title", \.title), .text("anchor", \.anchor)])
         }
 
-        package static let fields = TemplateFields<Self>([.object("section", \.section), .texts("trips", \.trips)])
+        package static let fields = TemplateFields<Self>([.object("section", \.section), .markupList("trips", \.trips)])
     }
 
     package static let fields = TemplateFields<Self>([

@@ -127,6 +127,13 @@ package struct TemplateField<Model>: Sendable {
         Self(variables: [(name, .texts)]) { model, context in context[name] = BidiIsolation.isolated(value(model)) }
     }
 
+    /// Pieces of HTML that sitegen rendered, for `{{#name}}{{{.}}}{{/name}}` (a trip view's
+    /// cards): written as they are, never isolated, since a mark around an element would be
+    /// text where HTML allows none. Their own text was isolated when they were rendered.
+    package static func markupList(_ name: String, _ value: @escaping @Sendable (Model) -> [String]) -> Self {
+        Self(variables: [(name, .texts)]) { model, context in context[name] = value(model) }
+    }
+
     package static func object<Nested: TemplateModel>(_ name: String, _ value: @escaping @Sendable (Model) -> Nested) -> Self {
         Self(variables: [(name, .object(Nested.fields.shape, optional: false))]) { model, context in
             context[name] = value(model).context
