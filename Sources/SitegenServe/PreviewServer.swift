@@ -185,19 +185,7 @@ public final class PreviewServer: Sendable {
         Task(executorPreference: ServerExecutor.shared) {
             do { try await server.run() } catch { listening.fail(error) }
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            switch listening.state {
-            case .failed(let error):
-                throw StartFailure(description: "cannot listen on \(address.urlHost):\(address.port): \(Self.describe(error))")
-            case .listening(let port):
-                return port
-            case .starting:
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-        }
-        throw StartFailure(description: "the server did not start listening on \(address.urlHost):\(address.port)")
+        return try await listening.port(by: ContinuousClock.now + timeout, address: address)
     }
 
     public func stop() async {
@@ -212,8 +200,27 @@ public final class PreviewServer: Sendable {
 }
 
 /// The port the server listens on, or the error that ended it before it could.
-private final class ListeningPort: @unchecked Sendable {
+final class ListeningPort: @unchecked Sendable {
     enum State { case starting, listening(UInt16), failed(any Error) }
+
+    /// Waits for the port until `deadline`. The state is read once more after the deadline:
+    /// the waiting task may wake long after the server started listening (Swift's shared
+    /// pool held by other work), and that is a start, not a failure.
+    func port(by deadline: ContinuousClock.Instant, address: ListenAddress) async throws(PreviewServer.StartFailure) -> UInt16 {
+        while true {
+            switch state {
+            case .failed(let error):
+                throw .init(description: "cannot listen on \(address.urlHost):\(address.port): \(PreviewServer.describe(error))")
+            case .listening(let port):
+                return port
+            case .starting:
+                guard ContinuousClock.now < deadline else {
+                    throw .init(description: "the server did not start listening on \(address.urlHost):\(address.port)")
+                }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
 
     private let lock = NSLock()
     private var current = State.starting

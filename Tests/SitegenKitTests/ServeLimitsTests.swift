@@ -18,6 +18,32 @@ struct ServeLimitsTests {
         return (server, port, folder)
     }
 
+    /// CI once failed with "the server did not start listening" 71 s into a 60 s wait: the
+    /// waiting task, on Swift's shared pool, woke after the deadline and gave up without
+    /// looking again, though the server had been listening for a minute.
+    @Test("A wait that wakes after its deadline still finds a server that is listening; one still starting fails, naming where")
+    func lateWake() async throws {
+        let address = try ListenAddress(host: "127.0.0.1", port: 0)
+        let past = ContinuousClock.now - .seconds(1)
+        let listening = ListeningPort()
+        listening.record(48_213)
+        #expect(try await listening.port(by: past, address: address) == 48_213)
+        do {
+            _ = try await ListeningPort().port(by: past, address: address)
+            Issue.record("a server still starting after the deadline is a failure")
+        } catch {
+            #expect(error.description == "the server did not start listening on 127.0.0.1:0")
+        }
+        let failed = ListeningPort()
+        failed.fail(IOError(errnoCode: EADDRINUSE, reason: "bind"))
+        do {
+            _ = try await failed.port(by: ContinuousClock.now + .seconds(60), address: address)
+            Issue.record("a failed bind is a failure at once")
+        } catch {
+            #expect(error.description == "cannot listen on 127.0.0.1:0: Address already in use")
+        }
+    }
+
     @Test("A 100 KB request line gets 414 at once; a 100 KB header 431; the server keeps answering")
     func oversizedRequests() async throws {
         // "At once": answered when the limit is crossed, not when the head timeout fires. The
