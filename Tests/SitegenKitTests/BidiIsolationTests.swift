@@ -28,6 +28,43 @@ struct BidiIsolationTests {
         }
     }
 
+    /// What `needsIsolation` decides, written plainly over the text's scalars.
+    static func reference(_ text: String) -> Bool {
+        var depth = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if (0x2066...0x2068).contains(value) { depth += 1; continue }
+            if value == 0x2069 {
+                if depth == 0 { return true }
+                depth -= 1
+                continue
+            }
+            let rightToLeft = [0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFE, 0x10800...0x10FFF, 0x1E800...0x1EFFF,
+                               0x200E...0x200F, 0x202A...0x202E].contains { $0.contains(Int(value)) }
+            if depth == 0 && rightToLeft { return true }
+        }
+        return depth > 0
+    }
+
+    @Test("Which texts need isolating, decided from their bytes, is what their scalars say: at every edge of every range")
+    func bytesAgreeWithScalars() {
+        var generator = SplitMix64(seed: 29)
+        let edges: [UInt32] = [0x41, 0xE9, 0x57F, 0x580, 0x58F, 0x590, 0x5D0, 0x7FF, 0x800, 0x8FF, 0x900, 0x2013, 0x200D, 0x200E,
+                               0x200F, 0x2010, 0x2029, 0x202A, 0x202E, 0x202F, 0x2065, 0x2066, 0x2067, 0x2068, 0x2069, 0x206A,
+                               0x2192, 0x6771, 0xFB1C, 0xFB1D, 0xFDFF, 0xFE00, 0xFE6F, 0xFE70, 0xFEFE, 0xFEFF, 0xFFFD, 0x107FF,
+                               0x10800, 0x10FFF, 0x11000, 0x1E7FF, 0x1E800, 0x1EFFF, 0x1F000, 0x1F3C8, 0x10FFFF]
+        for _ in 0..<5_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int(generator.next() % 8) {
+                // Runs of ASCII between them, so that they fall anywhere in an eight-byte word.
+                text.append(contentsOf: String(repeating: "a", count: Int(generator.next() % 12)).unicodeScalars)
+                text.append(Unicode.Scalar(edges[Int(generator.next() % UInt64(edges.count))])!)
+            }
+            let string = String(text)
+            #expect(BidiIsolation.needsIsolation(string) == Self.reference(string), "\(string.debugDescription)")
+        }
+    }
+
     @Test("Isolates inside are balanced: a stray end is dropped, an unclosed one is closed before this one ends")
     func balanced() {
         // A stray POP DIRECTIONAL ISOLATE would close ours, and the override after it would

@@ -45,20 +45,39 @@ package enum BidiIsolation {
     /// open or a stray end of one counts). So a line joined from isolated names ("A → B") is
     /// not isolated again.
     package static func needsIsolation(_ text: String) -> Bool {
-        // Everything that can need it is U+0590 or above, whose UTF-8 starts with a byte of
-        // 0xD6 or more; continuation bytes never reach 0xC0. Most names are rejected here.
-        let mayNeed = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { $0 >= 0xD6 } }
-            ?? text.utf8.contains { $0 >= 0xD6 }
-        guard mayNeed else { return false }
-        var depth = 0
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
+        var text = text
+        return text.withUTF8(needsIsolation(utf8:))
+    }
+
+    /// The same over valid UTF-8. Every page's every string passes here, and most are ASCII
+    /// with an "–" or a "→": ASCII is skipped eight bytes at a time, and only characters from
+    /// U+0580 up, whose first byte is 0xD6 or more, are decoded (continuation bytes never
+    /// reach 0xC0).
+    static func needsIsolation(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = UnsafeRawPointer(bytes.baseAddress) else { return false }
+        var depth = 0, index = 0
+        while index < bytes.count {
+            if index + 8 <= bytes.count, start.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+                continue
+            }
+            let lead = bytes[index]
+            guard lead >= 0xD6 else {
+                index += 1
+                continue
+            }
+            let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            guard index + length <= bytes.count else { return false }
+            var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+            index += length
+            switch value {
             case 0x2066...0x2068: depth += 1
             case 0x2069:
                 if depth == 0 { return true }
                 depth -= 1
             default:
-                if depth == 0 && isRightToLeftOrControl(scalar.value) { return true }
+                if depth == 0 && isRightToLeftOrControl(value) { return true }
             }
         }
         return depth > 0
