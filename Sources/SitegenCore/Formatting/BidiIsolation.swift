@@ -8,7 +8,7 @@
 /// all. Wrapped in FIRST STRONG ISOLATE (U+2068) … POP DIRECTIONAL ISOLATE (U+2069), the
 /// name takes its direction from its own first letter, is ordered as one unit among the
 /// words around it, and ends every embedding or override it opened (docs/pages.md,
-/// "Right-to-left names"). Text without a right-to-left letter or a direction control is
+/// "Right-to-left text"). Text without a right-to-left letter or a direction control is
 /// left as it is, byte for byte.
 package enum BidiIsolation {
     static let firstStrongIsolate: Unicode.Scalar = "\u{2068}"
