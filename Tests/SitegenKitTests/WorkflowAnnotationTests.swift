@@ -30,6 +30,20 @@ struct WorkflowAnnotationTests {
         #expect(WorkflowAnnotation.command(for: diagnostic) == "::error file=site.yml,line=1,col=1::50%25%0A::error::injected")
     }
 
+    /// An override quoted from a trip's name would reverse the rest of the line where the
+    /// line is read in a browser (GitHub's log and annotations) or a terminal that orders
+    /// text by direction.
+    @Test("Direction controls quoted from an export are named, in the terminal's line and in the annotation")
+    func directionControls() {
+        let diagnostic = Diagnostic(.warning, file: "Data/polls/a.json", line: 2, column: 5, field: "name",
+                                    message: "trip \"I-95 \u{202E}26 points\u{2069}\u{200F}\u{061C}\": no game catalog holds game g1; shown by its id \u{1B}[31m")
+        #expect(diagnostic.description == #"Data/polls/a.json:2:5: warning: name: trip "I-95 \u{202E}26 points\u{2069}\u{200F}\u{61C}": no game catalog holds game g1; shown by its id \u{1B}[31m"#)
+        #expect(WorkflowAnnotation.command(for: diagnostic)
+            == #"::warning file=Data/polls/a.json,line=2,col=5::name: trip "I-95 \u{202E}26 points\u{2069}\u{200F}\u{61C}": no game catalog holds game g1; shown by its id "# + "\u{1B}[31m")
+        // Right-to-left letters themselves are text, and stay.
+        #expect(Diagnostic(.warning, file: "a.json", message: "trip \"מי בא?\"").description == "a.json: warning: trip \"מי בא?\"")
+    }
+
     @Test("A property value also escapes : and , so a file name cannot add or end properties")
     func propertyEscaping() {
         #expect(WorkflowAnnotation.escapedProperty("C:\\data,1%\r\n.json") == "C%3A\\data%2C1%25%0D%0A.json")

@@ -81,16 +81,34 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
 
     /// Messages quote export text; control characters (ANSI escapes, bells, line breaks)
     /// are shown as `\u{1B}` so an export cannot rewrite the organiser's terminal or CI log.
+    /// So are direction controls and marks (U+202E and its kind): a CI log read in a browser
+    /// orders its lines by them, and an override in a trip's name would reverse the rest of
+    /// the line it is quoted in.
     package static func terminalSafe(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                out.unicodeScalars.append(scalar)
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                out += shown(scalar)
+            default:
+                if isDirectionControl(scalar) { out += shown(scalar) } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out
+    }
+
+    /// The Arabic letter mark, the left-to-right and right-to-left marks, embeddings,
+    /// overrides, isolates and their ends.
+    package static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `\u{202E}`: a character that may not be printed, named instead.
+    package static func shown(_ scalar: Unicode.Scalar) -> String {
+        "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
     }
 }
 

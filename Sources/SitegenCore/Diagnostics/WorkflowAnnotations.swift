@@ -25,7 +25,8 @@ public enum WorkflowAnnotation {
     }
 
     /// The message after `::`; escaped as GitHub's toolkit does (`escapeData`), so a line
-    /// break cannot end the command early.
+    /// break cannot end the command early. Direction controls are named (`\u{202E}`), as in
+    /// the terminal (`Diagnostic.terminalSafe`): the annotation is read in a browser.
     package static func escapedData(_ text: String) -> String {
         escaped(text, also: [:])
     }
@@ -44,7 +45,13 @@ public enum WorkflowAnnotation {
             case "\r": out += "%0D"
             case "\n": out += "%0A"
             default:
-                if let replacement = extra[scalar] { out += replacement } else { out.unicodeScalars.append(scalar) }
+                if let replacement = extra[scalar] {
+                    out += replacement
+                } else if Diagnostic.isDirectionControl(scalar) {
+                    out += Diagnostic.shown(scalar)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out
