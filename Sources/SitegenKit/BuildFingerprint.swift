@@ -37,6 +37,9 @@ public struct BuildFingerprint: Sendable, Equatable {
         var clock = timespec()
         clock_gettime(CLOCK_REALTIME, &clock)
         let started = now ?? nanoseconds(clock)
+        // Asking fontconfig for the cards' fonts takes a few milliseconds: done beside the inputs' stamps.
+        let fonts = DispatchGroup()
+        if config.previews { DispatchQueue.global().async(group: fonts) { _ = PreviewCard.drawingCode } }
         let sources = inputSources(config)
         let hashed = ConcurrentResults<(fingerprint: InputFile, published: InputFile, stamp: FileStamp)>(count: sources.count)
         let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
@@ -59,11 +62,13 @@ public struct BuildFingerprint: Sendable, Equatable {
                              InputFile(path: source.publishedName(hash: hash), sha256: hash), stamp)
         }
         let values = hashed.values
-        var lines = toolLines
+        fonts.wait()
+        let tools = toolLines(previews: config.previews)
+        var lines = tools
         lines.append("date \(options.date.map(Formatting.iso8601) ?? "-")")
         lines.append("seed \(options.seed.map(String.init) ?? "-")")
         lines.append("epoch \(options.environment["SOURCE_DATE_EPOCH"] ?? "-")")
-        let common = toolLines
+        let common = tools
         lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
         let pollLines = common + zip(sources, values).filter { !["inputs.polls", "inputs.votes"].contains($0.0.key) }
             .map(\.1.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
@@ -84,10 +89,11 @@ public struct BuildFingerprint: Sendable, Equatable {
         stamps.filter { FileStamp($0.0.path) != $0.1 }.map(\.0)
     }
 
-    /// What makes the files besides the inputs: sitegen itself, and the drawing code and
-    /// libraries of the preview cards (a cairo upgrade changes cards, not the binary).
-    static var toolLines: [String] {
-        ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())", "cards \(PreviewCard.drawingCode)"]
+    /// What makes the files besides the inputs: sitegen itself, and with preview cards their
+    /// drawing code, libraries and fonts (a cairo or font upgrade changes cards, not the
+    /// binary). A site without cards does not depend on them, nor pay for asking fontconfig.
+    static func toolLines(previews: Bool) -> [String] {
+        ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())"] + (previews ? ["cards \(PreviewCard.drawingCode)"] : [])
     }
 
     static func inputURLs(_ config: SiteConfig) -> [URL] {

@@ -229,4 +229,41 @@ struct CommandLineTests {
         let results = try site.read("public/polls/TWB2AA/results.json")
         #expect(results.contains("\"voters\": 0"))
     }
+
+    @Test("A rebuild after a font is removed or upgraded draws the cards again, as a build from nothing does")
+    func fontsChangeRedrawsCards() throws {
+        // A fontconfig of the test's own: three of fonts-dejavu-core's faces in a folder it owns.
+        let fonts = try TemporarySite()
+        let system = URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu")
+        try FileManager.default.createDirectory(at: fonts.root.appendingPathComponent("fonts"), withIntermediateDirectories: true)
+        for face in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf"] {
+            try FileManager.default.copyItem(at: system.appendingPathComponent(face), to: fonts.root.appendingPathComponent("fonts/" + face))
+        }
+        try fonts.write("fonts.conf", """
+            <?xml version="1.0"?>
+            <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+            <fontconfig><dir>\(fonts.root.path)/fonts</dir><cachedir>\(fonts.root.path)/cache</cachedir></fontconfig>
+            """)
+        let environment = ["FONTCONFIG_FILE": fonts.root.appendingPathComponent("fonts.conf").path]
+        func build(_ site: TemporarySite) throws -> [String: Data] {
+            let result = try SitegenProcess.run(["build", "--quiet", "--date", "2026-06-01"], in: site.root, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try fileTree(site.root.appendingPathComponent("Output"))
+        }
+        func cards(_ tree: [String: Data]) -> [String: Data] { tree.filter { $0.key.hasSuffix("/preview.png") } }
+
+        let site = try goldenSite()
+        let before = try build(site)
+        #expect(cards(before).count == 3)
+        // The regular face goes (a package removed, or upgraded to other glyphs): fontconfig
+        // now answers "DejaVu Sans" with another face, and the cards' text changes.
+        try FileManager.default.removeItem(at: fonts.root.appendingPathComponent("fonts/DejaVuSans.ttf"))
+        let rebuilt = try build(site)
+        let cold = try build(try goldenSite())
+        let differing = Set(rebuilt.keys).union(cold.keys).filter { rebuilt[$0] != cold[$0] }.sorted()
+        #expect(differing == [], "a rebuild after the fonts changed gives what a build from nothing gives")
+        for (path, card) in cards(rebuilt) {
+            #expect(card != before[path], "\(path) was drawn again with the fonts now installed")
+        }
+    }
 }

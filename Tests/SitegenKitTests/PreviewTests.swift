@@ -533,13 +533,28 @@ struct PreviewTests {
 
     // MARK: The drawing code
 
-    @Test("Every key covers the cards' drawing code: its version, size, colours and the cairo that draws it")
-    func keysCoverTheDrawing() {
+    @Test("Every key covers the cards' drawing code: its version, size, colours, the libraries that draw it and the fonts they draw with")
+    func keysCoverTheDrawing() throws {
         let code = PreviewCard.drawingCode
         #expect(code.hasPrefix("sitegen cards \(PreviewCard.drawingVersion); 1200x630; colours ffffff,f6f7f9,1c2330,"))
-        #expect(code.hasSuffix("; cairo \(String(cString: cairo_version_string())); pango \(String(cString: pango_version_string()))"))
+        #expect(code.contains("; cairo \(String(cString: cairo_version_string())); pango \(String(cString: pango_version_string())); fonts "))
+        #expect(code.hasSuffix("; fontconfig \(FcGetVersion()); freetype \(Self.freeTypeVersion()); harfbuzz \(String(cString: hb_version_string()))"
+            + "; pixman \(String(cString: pixman_version_string()))"))
+        // "fonts N <SHA-256>": at least DejaVu Sans, DejaVu Sans Bold and fontconfig's own configuration.
+        let fonts = try #require(code.components(separatedBy: "; ").first { $0.hasPrefix("fonts ") }).split(separator: " ")
+        #expect(fonts.count == 3 && Int(fonts[1]).map { $0 >= 3 } == true && fonts[2].count == 64)
         #expect(CardDrawing.Colour.all.first == CardDrawing.Colour.surface, "a reused surface is cleared to the encoder's background")
-        #expect(BuildFingerprint.toolLines.contains("cards " + code))
+        #expect(BuildFingerprint.toolLines(previews: true).contains("cards " + code))
+        #expect(!BuildFingerprint.toolLines(previews: false).contains { $0.hasPrefix("cards ") }, "a site without cards does not depend on fonts")
+    }
+
+    static func freeTypeVersion() -> String {
+        var library: FT_Library?
+        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        guard FT_Init_FreeType(&library) == 0 else { return "?" }
+        defer { FT_Done_FreeType(library) }
+        FT_Library_Version(library, &major, &minor, &patch)
+        return "\(major).\(minor).\(patch)"
     }
 
     // MARK: The pages
