@@ -1,6 +1,7 @@
 import Foundation
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 @Suite("Route pictures: names inside the picture, off each other and off the line")
@@ -122,5 +123,25 @@ struct RoutePictureTests {
         let hostile = (1...20_000).map { Place(name: "Stop \($0)", marker: String($0), latitude: 30 + Double($0 % 97) * 0.1,
                                                 longitude: -120 + Double($0 % 89) * 0.2) }
         #expect(RoutePicture.make(places: hostile)?.points.count == 20_000)
+    }
+
+    @Test("A name too long for the picture is shortened with an ellipsis inside it; the others and the caption keep theirs")
+    func longNamesShortened() throws {
+        let places = [
+            Place(name: "Boston", marker: "1", latitude: 42.3467, longitude: -71.0972),
+            Place(name: "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch", marker: "2", latitude: 42.7004, longitude: -74.9243),
+            Place(name: "New York", marker: "3", latitude: 40.8296, longitude: -73.9262),
+            Place(name: "Truth or Consequences, New Mexico", marker: "4", latitude: 39.9061, longitude: -75.1665),
+        ]
+        let map = RouteMap(try #require(RoutePicture.make(places: places)), title: "Route", description: "Stops in order")
+        #expect(map.points.map(\.name) == places.map(\.name))
+        #expect(map.points.map(\.label) == ["Boston", "Llanfairpwllgwyngyllgogerychwyrndrob…", "New York", "Truth or Consequences, New Mexico"])
+        for point in map.points {
+            let x = try #require(Double(point.labelX)), width = RouteLabels.textWidth(point.label)
+            let (left, right) = point.anchor == "end" ? (x - width, x) : (x, x + width)
+            #expect(left >= 0 && right <= RoutePicture.width, "\(point.label) runs out of the picture")
+        }
+        #expect(RouteLabels.fitted("Truth or Consequences, New Mexico", width: 220) == "Truth or Consequences…", "cut after a word, not before its comma")
+        #expect(RouteLabels.fitted("東京", width: 0) == "東…", "at least one character is kept")
     }
 }

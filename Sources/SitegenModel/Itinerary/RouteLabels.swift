@@ -22,6 +22,16 @@ package enum RouteLabels {
 
     package static func textWidth(_ name: String) -> Double { Double(name.count) * characterWidth }
 
+    /// `name`, or its start and "…" when its estimated width is more than `width`: a name
+    /// too long for the picture (a Welsh village, a pasted address) was cut at its edge
+    /// mid-letter, with nothing to say it went on. The whole name is in the caption.
+    package static func fitted(_ name: String, width: Double) -> String {
+        guard textWidth(name) > width else { return name }
+        // The ellipsis takes one character's room.
+        let kept = name.prefix(max(Int((width / characterWidth).rounded(.down)) - 1, 1))
+        return String(kept.reversed().drop { $0.isWhitespace || $0.isPunctuation }.reversed()) + "…"
+    }
+
     /// How far to move a drawing sideways so that its names, written to the right of their
     /// points, fit in the picture: centred with them, while every point stays inside the
     /// margins (a drawing as wide as the picture does not move).

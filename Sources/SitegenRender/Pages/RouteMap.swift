@@ -18,6 +18,9 @@ package struct RouteMap: TemplateModel {
         /// "S", "1", "D".
         package var marker: String
         package var name: String
+        /// The name as drawn: shortened with "…" to fit between its place and the picture's
+        /// edge (RouteLabels.fitted).
+        package var label: String
         package var x: String
         package var y: String
         package var labelX: String
@@ -26,7 +29,7 @@ package struct RouteMap: TemplateModel {
         package var anchor: String
 
         package static let fields = TemplateFields<Self>([
-            .text("marker", \.marker), .text("name", \.name), .text("x", \.x), .text("y", \.y),
+            .text("marker", \.marker), .text("name", \.name), .text("label", \.label), .text("x", \.x), .text("y", \.y),
             .text("labelX", \.labelX), .text("labelY", \.labelY), .text("anchor", \.anchor),
         ])
     }
@@ -36,13 +39,18 @@ package struct RouteMap: TemplateModel {
         self.title = title
         self.description = description
         points = picture.points.map { point in
-            Point(marker: point.marker, name: point.name,
+            let labelX = point.labelOnLeft ? point.x - RouteLabels.gap : point.x + RouteLabels.gap
+            let room = point.labelOnLeft ? labelX - Self.edge : RoutePicture.width - Self.edge - labelX
+            return Point(marker: point.marker, name: point.name, label: RouteLabels.fitted(point.name, width: room),
                   x: Formatting.oneDecimal(point.x), y: Formatting.oneDecimal(point.y),
-                  labelX: Formatting.oneDecimal(point.labelOnLeft ? point.x - RouteLabels.gap : point.x + RouteLabels.gap),
+                  labelX: Formatting.oneDecimal(labelX),
                   labelY: Formatting.oneDecimal(point.y + 5 + point.labelDy),
                   anchor: point.labelOnLeft ? "end" : "start")
         }
     }
+
+    /// Room kept between a label and the picture's edge.
+    static let edge = 4.0
 
     package static let fields = TemplateFields<Self>([
         .number("width", \.width), .number("height", \.height), .text("polyline", \.polyline), .text("title", \.title),
