@@ -258,6 +258,36 @@ struct ItineraryTimelineTests {
         #expect(format.time(before.startTime) == "7:00 PM CDT")
         #expect(format.time(after.startTime) == "7:00 PM CST")
     }
+
+    @Test("A time the clocks skip moves forward by the jump: 2:30 AM as Chicago springs forward, and Santiago's missing midnight")
+    func skippedTimes() throws {
+        let iso = ISO8601DateFormatter()
+        // Chicago, 2026-03-08: 2:00 CST becomes 3:00 CDT. 2:30 AM does not exist; read as
+        // 3:30 AM CDT (java.time, ICU), not 1:30 AM CST, an hour before the time written.
+        #expect(S.date("2026-03-08T02:30:00") == iso.date(from: "2026-03-08T08:30:00Z"))
+        #expect(Formatting(timeZone: S.chicago).time(S.date("2026-03-08T02:30:00")) == "3:30 AM CDT")
+        #expect(S.date("2026-03-08T01:59:00") == iso.date(from: "2026-03-08T07:59:00Z"))
+        #expect(S.date("2026-03-08T03:00:00") == iso.date(from: "2026-03-08T08:00:00Z"))
+        // Falling back, 1:30 AM comes twice: the first, in CDT, as before.
+        #expect(S.date("2026-11-01T01:30:00") == iso.date(from: "2026-11-01T06:30:00Z"))
+
+        // Santiago, 2026-09-06: clocks jump from 0:00 (-04) to 1:00 (-03). A trip starting
+        // that day starts on it, not at 11 PM the evening before.
+        let santiago = try #require(TimeZone(identifier: "America/Santiago"))
+        let reader = ExportDateReader(timeZone: santiago, numericDates: .reference)
+        let start = try #require(reader.parse("2026-09-06"))
+        #expect(start == iso.date(from: "2026-09-06T04:00:00Z"))
+        #expect(ItineraryTimeline.dayNumber(start, santiago) == CivilDates.daysFromCivil(year: 2026, month: 9, day: 6))
+        #expect(ItineraryTimeline.startOfDay(CivilDates.daysFromCivil(year: 2026, month: 9, day: 6), santiago) == start)
+        let trip = Trip(id: UUID(), name: "Spring", preferences: TripPreferences(startDate: start, endDate: try #require(reader.parse("2026-09-08")), sports: []),
+                        stops: [Stop(city: "Santiago", state: "RM", latitude: -33.45, longitude: -70.66, arrivalDate: start,
+                                     departureDate: try #require(reader.parse("2026-09-08")), games: [])],
+                        travelSegments: [], totalGames: 0, totalDistanceMeters: 0, totalDrivingSeconds: 0, notes: nil)
+        let days = ItineraryTimeline.build(trip: trip, catalog: [:], items: [], timeZone: santiago).days
+        let format = Formatting(timeZone: santiago)
+        #expect(days.map { format.longDate($0.date) } == ["September 6, 2026", "September 7, 2026", "September 8, 2026"])
+        #expect(format.dateRange(start, try #require(reader.parse("2026-09-08"))) == "Sep 6 – 8, 2026")
+    }
 }
 
 @Suite("Calendar file (RFC 5545)")

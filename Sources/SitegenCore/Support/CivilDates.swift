@@ -4,13 +4,26 @@ import Foundation
 /// Calendar, which is slow on Linux: export dates are read with it and itinerary days
 /// laid out with it.
 package enum CivilDates {
-    /// A wall-clock time in the site's zone, as an instant.
+    /// A wall-clock time in `timeZone`, as an instant. A time the clocks skip (2:30 AM as US
+    /// clocks spring forward; midnight in Santiago or Havana, whose clocks jump from 0:00 to
+    /// 1:00) is moved forward by the length of the jump, as java.time and the ICU calendar
+    /// do: 3:30 AM CDT; 1:00 AM, so a trip starting that day still starts on it. A time that
+    /// comes twice as clocks fall back is its first or second instance, as the offsets settle.
     package static func instant(days: Int, secondsOfDay: Double, in timeZone: TimeZone) -> Date {
         let wallClock = Double(days * 86_400) + secondsOfDay
+        func offset(_ instant: Double) -> Double {
+            Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: instant)))
+        }
         // Two passes settle the offset around DST changes.
-        var guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: wallClock)))
-        guess = wallClock - Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: guess)))
-        return Date(timeIntervalSince1970: guess)
+        let first = offset(wallClock)
+        let second = offset(wallClock - first)
+        if second == first { return Date(timeIntervalSince1970: wallClock - first) }
+        let third = offset(wallClock - second)
+        if third == second { return Date(timeIntervalSince1970: wallClock - second) }
+        // Neither offset gives back this wall-clock time: it is in a gap. Read with the offset
+        // before the jump (the smaller one), it lands as far after the jump as it is after
+        // the skipped hour's start.
+        return Date(timeIntervalSince1970: wallClock - min(second, third))
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
