@@ -13,6 +13,15 @@ extension ExportSet {
         dates += convoys.map(\.modifiedAt)
         dates += customItems.map(\.modifiedAt)
         dates += optionSets.compactMap(\.generatedAt)
-        return dates.max() ?? Date(timeIntervalSinceReferenceDate: 0)
+        if let newest = dates.max() { return newest }
+        // No record says when it was made (a site of itineraries and games alone): the newest
+        // date they plan, rather than 2001-01-01, which calendars showed as their DTSTAMP.
+        var planned = games.map(\.startTime)
+        for itinerary in itineraries {
+            let trip = itinerary.trip
+            planned += [trip.preferences.startDate, trip.preferences.endDate] + trip.stops.map(\.departureDate)
+            planned += trip.travelSegments.compactMap(\.departureDate) + itinerary.games.map(\.startTime)
+        }
+        return planned.max() ?? Date(timeIntervalSinceReferenceDate: 0)
     }
 }

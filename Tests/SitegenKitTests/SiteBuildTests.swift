@@ -42,6 +42,22 @@ struct SiteBuildTests {
         #expect(String(decoding: fromEpoch["manifest.json"]!, as: UTF8.self).contains("\"buildTime\": \"2026-06-12T19:05:00Z\""))
     }
 
+    @Test("A site of itineraries and games alone takes the newest date they plan as its build time, not 2001-01-01")
+    func buildTimeOfItinerariesAlone() throws {
+        let site = try TemporarySite()
+        try site.copy(from: Self.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        // No poll, ballot or item: nothing that records when it was made.
+        for file in ["Data/polls/polls.json", "Data/votes/spec-example.json", "Data/votes/tie.json", "Data/items/items.json"] {
+            try site.write(file, "[]")
+        }
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+        let manifest = try site.read("Output/manifest.json")
+        // Game g4 of the catalog, the latest date of the trip and its games.
+        #expect(manifest.contains("\"buildTime\": \"2026-08-08T18:15:00Z\""))
+        #expect(try site.read("Output/trips/11111111-1111-1111-1111-111111111111/calendar.ics").contains("DTSTAMP:20260808T181500Z\r\n"))
+    }
+
     @Test("Private ids never appear in any output file")
     func privacy() throws {
         let (_, tree) = try buildGolden()
