@@ -154,4 +154,31 @@ struct ExportLoaderTests {
             "\(shown)/v3.json:1:1: error: 4 required fields of the vote are missing: \"odg\" (or \"voterId\"), \"rankings\", \"votedAt\", \"modifiedAt\"",
         ])
     }
+
+    @Test("A trip that ends before it starts is an error at its end date; one that ends the day it starts is not")
+    func endBeforeStart() throws {
+        let decoder = ExportDecoder(dates: ExportDateReader(timeZone: TimeZone(identifier: "America/Chicago")!, numericDates: .reference))
+        func json(start: String, end: String) -> String {
+            """
+            {"id": "11111111-1111-1111-1111-111111111111", "name": "Backwards",
+             "preferences": {"startDate": "\(start)", "endDate": "\(end)"},
+             "stops": [{"city": "Chicago", "state": "IL", "latitude": 41.9, "longitude": -87.6,
+                        "arrivalDate": "\(start)", "departureDate": "\(end)", "games": []}]}
+            """
+        }
+        func trip(start: String, end: String) throws -> JSONField { JSONField(try JSONParser.parse(Array(json(start: start, end: end).utf8))) }
+        do {
+            _ = try decoder.trip(try trip(start: "2026-06-13", end: "2026-06-01"))
+            Issue.record("a trip ending before it starts was accepted")
+        } catch let error as FieldError {
+            #expect(error.path.description == "preferences.endDate")
+            #expect(error.message == "the trip ends on 2026-06-01, before it starts (2026-06-13)")
+            let text = json(start: "2026-06-13", end: "2026-06-01")
+            let value = try #require(text.range(of: "\"endDate\": ")).upperBound
+            #expect(error.offset == text.utf8.distance(from: text.startIndex, to: value), "the error points at the end date's value")
+        }
+        // The same day, even an hour earlier than the start time: a one-day trip.
+        let oneDay = try decoder.trip(try trip(start: "2026-06-13T15:00:00Z", end: "2026-06-13"))
+        #expect(oneDay.name == "Backwards")
+    }
 }

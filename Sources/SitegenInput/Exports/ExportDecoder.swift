@@ -96,6 +96,17 @@ public struct ExportDecoder: Sendable {
             endDate: try date(try preferencesFields.required("endDate")),
             sports: try preferencesFields.optional("sports")?.array { (f) throws(FieldError) in try f.string() } ?? []
         )
+        // A trip that ends before it starts has no days to lay out: its page read "Jun 13 – 1".
+        let zone = dates.timeZone
+        let firstDay = ItineraryTimeline.dayNumber(preferences.startDate, zone)
+        let lastDay = ItineraryTimeline.dayNumber(preferences.endDate, zone)
+        if lastDay < firstDay {
+            func day(_ number: Int) -> String {
+                let (year, month, day) = CivilDates.civilFromDays(number)
+                return String(format: "%04d-%02d-%02d", year, month, day)
+            }
+            throw try preferencesFields.required("endDate").error("the trip ends on \(day(lastDay)), before it starts (\(day(firstDay)))")
+        }
         let stops = try fields.required("stops").array { (f) throws(FieldError) in try stop(f) }
         let segments = try fields.optional("travelSegments")?.array { (f) throws(FieldError) in try segment(f) } ?? []
         // Totals are exported by the app; when absent they follow from the stops and segments.
