@@ -70,6 +70,21 @@ struct PreviewTests {
         #expect(card.more == "+ 3 more trips")
     }
 
+    @Test("A title too wide for the card is drawn smaller before it is cut: Fenway, Cooperstown & the Bronx whole at 54 px")
+    func titleShrinksBeforeCutting() {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        CardDrawing.prepare(cairo)
+        #expect(CardDrawing.titleSize("A: Chicago & Milwaukee", measuringWith: cairo) == 58)
+        #expect(CardDrawing.titleSize("Fenway, Cooperstown & the Bronx", measuringWith: cairo) == 54)
+        #expect(CardDrawing.titleSize("Great Lakes Loop via Toronto, Detroit and Cleveland", measuringWith: cairo) == 42, "cut at the smallest")
+        // The card's width less its margins is 1,072 px: the largest size that fits, else the smallest.
+        #expect(CardDrawing.titleSize { $0 * 20 } == 50)
+        #expect(CardDrawing.titleSize { $0 * 100 } == 42)
+    }
+
     @Test("Hostile text becomes one drawable line, shortened with an ellipsis to fit")
     func drawableText() {
         #expect(CardText.drawable("  a\u{0}b\n\n\tc\u{2028}d  ") == "a b c d")

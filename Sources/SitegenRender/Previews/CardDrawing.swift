@@ -79,11 +79,29 @@ package enum CardDrawing {
         return CardPicture(steps: context.steps)
     }
 
+    /// The title's sizes, largest first: a title too wide for the card at one is drawn at the
+    /// next before it is cut with "…" at the last ("Fenway, Cooperstown & the Bronx" lost its
+    /// last letters at 58 px, and fits at 54). Still legible when a chat shows the card 300 px
+    /// wide (10.5 px at the smallest). A few fixed sizes: every scaled font is kept (GlyphLock).
+    static let titleSizes: [Double] = [58, 54, 50, 46, 42]
+
+    /// The largest of `titleSizes` at which a title `width(size)` wide fits the card, else the smallest.
+    package static func titleSize(width: (Double) -> Double) -> Double {
+        titleSizes.first { width($0) <= right - margin } ?? titleSizes.last!
+    }
+
+    /// `titleSize` for `title` as `cairo` (prepared) measures it.
+    package static func titleSize(_ title: String, measuringWith cairo: OpaquePointer) -> Double {
+        let context = Context(cairo: cairo)
+        return titleSize { context.width(title, size: $0, bold: true) }
+    }
+
     /// Eyebrow, title, subtitle and the site's name at the foot: the frame both cards share.
     /// Returns where the subtitle ends, for what follows it on its line.
     private static func drawHeader(eyebrow: String, title: String, subtitle: String, siteTitle: String, _ context: Context) -> Double {
         context.text(eyebrow, x: margin, y: 78, size: 28, colour: Colour.muted, maxWidth: right - margin)
-        context.text(title, x: margin, y: 148, size: 58, bold: true, colour: Colour.text, maxWidth: right - margin)
+        let size = titleSize { context.width(title, size: $0, bold: true) }
+        context.text(title, x: margin, y: 148, size: size, bold: true, colour: Colour.text, maxWidth: right - margin)
         context.text(siteTitle, x: margin, y: 602, size: 26, colour: Colour.muted, maxWidth: 640)
         return context.text(subtitle, x: margin, y: 204, size: 32, colour: Colour.muted, maxWidth: right - margin - 260)
     }
