@@ -58,6 +58,24 @@ struct SiteBuildTests {
         #expect(try site.read("Output/trips/11111111-1111-1111-1111-111111111111/calendar.ics").contains("DTSTAMP:20260808T181500Z\r\n"))
     }
 
+    @Test("Without baseURL the 404 page links from the domain's root: a host shows it at any mistyped depth; with urls: files, relative")
+    func notFoundLinks() throws {
+        func hrefs(urls: String) throws -> [String] {
+            let site = try TemporarySite()
+            try site.copy(from: Self.golden.appendingPathComponent("site"))
+            try site.copyTemplates()
+            let yaml = try site.read("site.yml").split(separator: "\n").filter { !$0.hasPrefix("baseURL:") && !$0.hasPrefix("urls:") }
+            try site.write("site.yml", yaml.joined(separator: "\n") + "\nurls: \(urls)\n")
+            _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+            let html = try site.read("Output/404.html")
+            let regex = try NSRegularExpression(pattern: ##"href="([^"#]*)""##)
+            return regex.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { String(html[Range($0.range(at: 1), in: html)!]) }
+        }
+        #expect(try hrefs(urls: "pretty") == ["/assets/site.css", "/", "/", "/tips/", "/"])
+        // Pages opened from disk: a link from the root would lead out of the site.
+        #expect(try hrefs(urls: "files") == ["assets/site.css", "index.html", "index.html", "tips/index.html", "index.html"])
+    }
+
     @Test("Private ids never appear in any output file")
     func privacy() throws {
         let (_, tree) = try buildGolden()

@@ -14,7 +14,8 @@ public struct PageMeta: Sendable {
     public var ogType = "website"
     /// Unlisted pages carry noindex (listPolls: false).
     public var noindex = false
-    /// For pages served at unknown depths (404): links are absolute when baseURL is set.
+    /// For pages served at unknown depths (404): links are absolute when baseURL is set, else
+    /// from the root of the domain (`SiteLinks.rooted`); relative only with `urls: files`.
     public var absoluteLinks = false
     /// The link-preview image (PreviewPages); nil: a small text-only preview.
     public var image: PageImage?
@@ -73,7 +74,7 @@ public struct RenderKit: Sendable {
     package func layout(_ meta: PageMeta) -> PageLayout {
         let file = SiteLinks.file(for: meta.path)
         let link: (String) -> String = { target in
-            if meta.absoluteLinks, let absolute = links.absolute(target) { return absolute }
+            if meta.absoluteLinks, let absolute = links.absolute(target) ?? links.rooted(target) { return absolute }
             return links.href(target, from: file)
         }
         return PageLayout(

@@ -35,6 +35,18 @@ public struct SiteLinks: Sendable {
         return link.isEmpty ? "./" : link
     }
 
+    /// `target` from the root of the domain ("/assets/site.css"), for a page a host serves at
+    /// whatever address was mistyped (404.html) when baseURL is not set: a relative link from
+    /// there points below that address. Right only when the site sits at the root of its
+    /// domain (docs/publishing.md, "baseURL"). nil with `urls: files`, whose pages are opened
+    /// from disk, where a link from the root leads nowhere.
+    package func rooted(_ target: String) -> String? {
+        guard style != .files else { return nil }
+        let path = "/" + rootRelative(target)
+        if path.utf8.allSatisfy(Self.isPlainPathByte) { return path }
+        return path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+    }
+
     /// The absolute URL of `target`, when baseURL is set.
     public func absolute(_ target: String) -> String? {
         guard let baseText else { return nil }
