@@ -20,7 +20,7 @@ struct RoutePictureTests {
 
     func labels(_ picture: RoutePicture) -> [RouteLabels.Box] {
         picture.points.map { point in
-            RouteLabels.box(RouteLabels.Placement(onLeft: point.labelOnLeft, dy: point.labelDy), at: (point.x, point.y),
+            RouteLabels.box(RouteLabels.Placement(onLeft: point.labelOnLeft, dy: point.labelDy, tucked: abs(point.labelDx) != RouteLabels.gap), at: (point.x, point.y),
                             textWidth: RouteLabels.textWidth(point.name))
         }
     }
@@ -38,6 +38,16 @@ struct RoutePictureTests {
                 #expect(a.maxX <= b.minX || b.maxX <= a.minX || a.maxY <= b.minY || b.maxY <= a.minY, "two names overlap")
             }
         }
+        // Each name reads as its own point's: nearer to it than to any other. The destination
+        // sits beside the last checkpoint; written beside it, its name ran under the
+        // checkpoint's and read as a second name of it. It now sits tucked under its own marker.
+        for (index, box) in boxes.enumerated() {
+            let point = picture.points[index]
+            for other in picture.points where other.marker != point.marker {
+                #expect(box.distance(to: (point.x, point.y)) < box.distance(to: (other.x, other.y)), "\(point.name) reads as \(other.name)'s")
+            }
+        }
+        #expect(picture.points[4].labelDx == -RoutePicture.markerRadius && picture.points[4].labelDy == RouteLabels.step)
         // Every point stays inside the margins after the drawing moved to make room.
         #expect(picture.points.allSatisfy { $0.x >= 34 && $0.x <= RoutePicture.width - 34 })
     }
@@ -135,7 +145,7 @@ struct RoutePictureTests {
         ]
         let map = RouteMap(try #require(RoutePicture.make(places: places)), title: "Route", description: "Stops in order")
         #expect(map.points.map(\.name) == places.map(\.name))
-        #expect(map.points.map(\.label) == ["Boston", "Llanfairpwllgwyngyllgogerychwyrndrob…", "New York", "Truth or Consequences, New Mexico"])
+        #expect(map.points.map(\.label) == ["Boston", "Llanfairpwllgwyngyllgogerychwyrndrobwl…", "New York", "Truth or Consequences, New Mexico"])
         for point in map.points {
             let x = try #require(Double(point.labelX)), width = RouteLabels.textWidth(point.label)
             let (left, right) = point.anchor == "end" ? (x - width, x) : (x, x + width)

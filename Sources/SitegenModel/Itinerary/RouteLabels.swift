@@ -15,6 +15,24 @@ package enum RouteLabels {
         package var onLeft: Bool
         /// Vertical offset of the label from its point.
         package var dy: Double
+        /// Above or below its point, flush with the marker's edge on its side, rather than
+        /// beside it: where two points sit side by side, a label beside the first runs under
+        /// the second and reads as its name.
+        package var tucked = false
+
+        package init(onLeft: Bool, dy: Double, tucked: Bool = false) {
+            (self.onLeft, self.dy, self.tucked) = (onLeft, dy, tucked)
+        }
+
+        /// From the point to where its label is anchored (its start, or its end on the left).
+        package var dx: Double {
+            switch (onLeft, tucked) {
+            case (false, false): return gap
+            case (true, false): return -gap
+            case (false, true): return -RoutePicture.markerRadius
+            case (true, true): return RoutePicture.markerRadius
+            }
+        }
     }
 
     /// The most stops whose names are placed with care (`place`).
@@ -62,15 +80,24 @@ package enum RouteLabels {
             let textWidth = textWidth(names[index])
             var best = Placement(onLeft: preferLeft, dy: 0), bestBox = box(best, at: point, textWidth: textWidth)
             var bestCost = Double.infinity
-            for onLeft in [preferLeft, !preferLeft] {
-                for dy in [0, -step, step] {
-                    let placement = Placement(onLeft: onLeft, dy: dy)
-                    let label = box(placement, at: point, textWidth: textWidth)
-                    var cost = label.outside(width: width, height: height) * 20 + label.lengthCrossed(by: points) * 10
-                    for other in placed { cost += label.overlap(other) }
-                    for (other, marker) in markers.enumerated() where other != index { cost += label.overlap(marker) }
-                    // Strictly cheaper only: on a tie the earlier spot stays.
-                    if cost < bestCost { (best, bestBox, bestCost) = (placement, label, cost) }
+            // Beside the point first (level, above, below; the preferred side first), then
+            // tucked above or below it.
+            for tucked in [false, true] {
+                for onLeft in [preferLeft, !preferLeft] {
+                    for dy in tucked ? [-step, step] : [0, -step, step] {
+                        let placement = Placement(onLeft: onLeft, dy: dy, tucked: tucked)
+                        let label = box(placement, at: point, textWidth: textWidth)
+                        var cost = label.outside(width: width, height: height) * 20 + label.lengthCrossed(by: points) * 10
+                        for other in placed { cost += label.overlap(other) }
+                        for (other, marker) in markers.enumerated() where other != index { cost += label.overlap(marker) }
+                        // A label nearer another point than its own reads as that point's.
+                        let own = label.distance(to: point)
+                        for (other, otherPoint) in points.enumerated() where other != index && label.distance(to: otherPoint) < own {
+                            cost += ambiguity
+                        }
+                        // Strictly cheaper only: on a tie the earlier spot stays.
+                        if cost < bestCost { (best, bestBox, bestCost) = (placement, label, cost) }
+                    }
                 }
             }
             placed.append(bestBox)
@@ -79,11 +106,15 @@ package enum RouteLabels {
         return placements
     }
 
+    /// What a label that reads as another point's costs: about a marker covered whole.
+    static let ambiguity = 500.0
+
     package static func box(_ placement: Placement, at point: (x: Double, y: Double), textWidth: Double) -> Box {
         let y = point.y + placement.dy
+        let anchor = point.x + placement.dx
         return placement.onLeft
-            ? Box(minX: point.x - gap - textWidth, maxX: point.x - gap, minY: y - 11, maxY: y + 9)
-            : Box(minX: point.x + gap, maxX: point.x + gap + textWidth, minY: y - 11, maxY: y + 9)
+            ? Box(minX: anchor - textWidth, maxX: anchor, minY: y - 11, maxY: y + 9)
+            : Box(minX: anchor, maxX: anchor + textWidth, minY: y - 11, maxY: y + 9)
     }
 
     package struct Box {
@@ -92,6 +123,12 @@ package enum RouteLabels {
         /// Length outside the picture.
         package func outside(width: Double, height: Double) -> Double {
             max(0, -minX) + max(0, maxX - width) + max(0, -minY) + max(0, maxY - height)
+        }
+
+        /// From the box's nearest edge to `point` (0 inside it).
+        package func distance(to point: (x: Double, y: Double)) -> Double {
+            let dx = max(minX - point.x, 0, point.x - maxX), dy = max(minY - point.y, 0, point.y - maxY)
+            return (dx * dx + dy * dy).squareRoot()
         }
 
         /// The area shared with another box.

@@ -26,8 +26,10 @@ public struct RoutePicture: Sendable, Equatable {
         public var name: String
         public var x: Double
         public var y: Double
-        /// Where its name goes (RouteLabels): to the left or right, and up or down from level.
+        /// Where its name goes (RouteLabels): to the left or right (its end or its start at
+        /// `x + labelDx`), and up or down from level.
         public var labelOnLeft: Bool
+        public var labelDx: Double
         public var labelDy: Double
     }
 
@@ -66,7 +68,7 @@ public struct RoutePicture: Sendable, Equatable {
                                        width: width, height: height)
         let points = places.indices.map { index in
             Point(marker: places[index].marker, name: places[index].name, x: rounded(xs[index]), y: rounded(ys[index]),
-                  labelOnLeft: labels[index].onLeft, labelDy: labels[index].dy)
+                  labelOnLeft: labels[index].onLeft, labelDx: labels[index].dx, labelDy: labels[index].dy)
         }
         return RoutePicture(points: points)
     }

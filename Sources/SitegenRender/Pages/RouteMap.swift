@@ -39,7 +39,7 @@ package struct RouteMap: TemplateModel {
         self.title = title
         self.description = description
         points = picture.points.map { point in
-            let labelX = point.labelOnLeft ? point.x - RouteLabels.gap : point.x + RouteLabels.gap
+            let labelX = point.x + point.labelDx
             let room = point.labelOnLeft ? labelX - Self.edge : RoutePicture.width - Self.edge - labelX
             return Point(marker: point.marker, name: point.name, label: RouteLabels.fitted(point.name, width: room),
                   x: Formatting.oneDecimal(point.x), y: Formatting.oneDecimal(point.y),

@@ -166,7 +166,7 @@ package enum CardDrawing {
             context.circle(x: point.x, y: point.y, radius: 11 * scale, colour: Colour.accent, ring: (2 * scale, Colour.background))
             context.text(stop.marker, x: point.x, y: point.y + 4.5 * scale, size: 13 * scale, bold: true,
                          colour: Colour.accentText, maxWidth: 20 * scale, centred: true)
-            let labelX = stop.labelOnLeft ? point.x - RouteLabels.gap * scale : point.x + RouteLabels.gap * scale
+            let labelX = point.x + stop.labelDx * scale
             let labelY = point.y + (5 + stop.labelDy) * scale
             let size = 16 * scale
             let available = stop.labelOnLeft ? labelX - box.x - 8 : box.x + box.width - 8 - labelX
