@@ -37,6 +37,8 @@ package struct PageLayout: TemplateModel {
     package var ogType: String
     package var noindex: Bool
     package var stylesheet: String
+    /// The stylesheet in a `<style>` element, on a page that carries it (PageMeta.inlineStylesheet).
+    package var inlineStyleHTML: String?
     package var homeHref: String
     package var navigation: [TabLink]
     package var generator: String
@@ -65,6 +67,7 @@ package struct PageLayout: TemplateModel {
         .text("ogType", \.ogType),
         .flag("noindex", \.noindex),
         .link("stylesheet", \.stylesheet),
+        .markup("inlineStyleHTML", \.inlineStyleHTML),
         .link("homeHref", \.homeHref),
         .list("navigation", \.navigation),
         .text("generator", \.generator),

@@ -19,6 +19,9 @@ public struct PageMeta: Sendable {
     public var absoluteLinks = false
     /// The link-preview image (PreviewPages); nil: a small text-only preview.
     public var image: PageImage?
+    /// The stylesheet itself, for a page written into a `<style>` element rather than linked
+    /// (404.html: a host serves it at addresses where a link may lead nowhere).
+    public var inlineStylesheet: String?
 
     public init(path: String, title: String, description: String) {
         self.path = path
@@ -86,6 +89,7 @@ public struct RenderKit: Sendable {
             ogType: meta.ogType,
             noindex: meta.noindex,
             stylesheet: link("assets/site.css"),
+            inlineStyleHTML: meta.inlineStylesheet.map { "<style>\n\($0)</style>" },
             homeHref: link(""),
             navigation: navigation.map { TabLink(label: $0.label, href: link($0.path), current: $0.path == meta.path) },
             generator: "sitegen \(SitegenVersion.current)",

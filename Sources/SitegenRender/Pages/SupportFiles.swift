@@ -10,6 +10,13 @@ package enum SupportFiles {
                 var meta = PageMeta(path: "404.html", title: "Page not found", description: "This page does not exist.")
                 meta.absoluteLinks = true
                 meta.noindex = true
+                // Its stylesheet inside it: without baseURL, a site in a sub-folder, or opened
+                // from disk, the link from the domain's root would find none. Linked as usual if
+                // the sheet holds what would end the element early.
+                if let sheet = site.assets.first(where: { $0.name == "site.css" }).map({ String(decoding: $0.bytes, as: UTF8.self) }),
+                   sheet.range(of: "</style", options: .caseInsensitive) == nil {
+                    meta.inlineStylesheet = sheet
+                }
                 return kit.page(NotFoundPageModel(), meta: meta)
             },
             PlannedFile(path: "robots.txt") { kit in
