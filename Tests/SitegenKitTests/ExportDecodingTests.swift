@@ -123,6 +123,37 @@ struct ExportDecodingTests {
         #expect(error?.path.description == "rankings")
         #expect(error?.message == "expected an array of integers")
     }
+
+    @Test("A ranking index too large for an Int makes an invalid ballot, like any index past the trips, not an error; a fraction is still one")
+    func hugeRankingIndex() throws {
+        let decoder = ExportDecoder(dates: reader())
+        func vote(_ rankings: String) throws -> Vote {
+            try decoder.vote(try field("""
+            {"id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v1",
+             "rankings":\(rankings),"votedAt":0,"modifiedAt":0}
+            """), source: Sample.source)
+        }
+        #expect(try vote("[0,1,9223372036854775807]").rankings == [0, 1, -1])
+        #expect(try vote("[0,1,-1e30]").rankings == [0, 1, -1])
+        #expect(try vote("[0,1,9007199254740993]").rankings == [0, 1, 9_007_199_254_740_992])
+        let poll = Sample.poll(["A", "B", "C"])
+        var huge = try vote("[0,1,9223372036854775807]")
+        huge.pollId = poll.id
+        #expect(BordaTally.tally(poll: poll, votes: [huge], minBallotsForBreakdown: 1).ballots.invalid == 1)
+        #expect(throws: FieldError.self) { try vote("[0,1,1.5]") }
+    }
+
+    @Test("An integer field given a number too large for one says so; a fraction is a fraction")
+    func integerMessages() throws {
+        func message(_ json: String) -> String? {
+            do { _ = try JSONField(try JSONParser.parse(Array(json.utf8))).int(); return nil } catch { return (error as? FieldError)?.message }
+        }
+        #expect(message("1e20") == "expected an integer, found 1e+20, too large for one")
+        #expect(message("9223372036854775808") == "expected an integer, found 9.223372036854776e+18, too large for one")
+        #expect(message("2.5") == "expected an integer, found a fraction")
+        #expect(message("\"3\"") == "expected an integer, found a string")
+        #expect(message("42") == nil)
+    }
 }
 
 @Suite("Loading export files")

@@ -69,7 +69,9 @@ public struct ExportDecoder: Sendable {
         let rankingsField = try fields.required("rankings").embeddedJSON()
         guard case .array(let nodes) = rankingsField.node.value,
               let rankings = Optional(nodes.compactMap { node -> Int? in
-                  if case .number(let value) = node.value { return Int(exactly: value) }
+                  // A whole number of any size is an index: one past the poll's trips (9e18
+                  // too) makes an invalid ballot, set aside like any other (docs/rules.md).
+                  if case .number(let value) = node.value, value.isFinite, value.rounded() == value { return Int(exactly: value) ?? -1 }
                   return nil
               }), rankings.count == nodes.count
         else {

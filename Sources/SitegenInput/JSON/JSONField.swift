@@ -46,9 +46,23 @@ public struct JSONField: Sendable {
 
     public func int() throws(FieldError) -> Int {
         guard case .number(let value) = node.value, let int = Int(exactly: value) else {
-            throw error("expected an integer, found \(node.kindDescription == "a number" ? "a fraction" : node.kindDescription)")
+            throw error("expected an integer, found \(describeNonInteger())")
         }
         return int
+    }
+
+    /// What a value that is not an Int is: a fraction, a whole number beyond Int's range
+    /// (1e20 was called "a fraction"), or another kind.
+    package func describeNonInteger() -> String {
+        guard case .number(let value) = node.value else { return node.kindDescription }
+        if value.isFinite, value.rounded() == value { return "\(Self.shortNumber(value)), too large for one" }
+        return "a fraction"
+    }
+
+    /// 1e+20, 9.223372036854776e+18: as Swift prints a Double, without a trailing ".0".
+    static func shortNumber(_ value: Double) -> String {
+        let text = "\(value)"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
     public func bool() throws(FieldError) -> Bool {
