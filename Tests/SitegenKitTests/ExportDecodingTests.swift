@@ -43,6 +43,14 @@ struct ExportDecodingTests {
         #expect(throws: FieldError.self) { try reader().date(try field(json)) }
     }
 
+    @Test("A date whose offset carries it past 9999 in UTC is an error: calendars cannot hold year 10000")
+    func pastYear9999() throws {
+        let error = #expect(throws: FieldError.self) { try reader().date(try field(#""9999-12-31T23:00:00-05:00""#)) }
+        #expect(error?.message == #""9999-12-31T23:00:00-05:00" is outside the years 1 to 9999 in UTC"#)
+        #expect(throws: FieldError.self) { try reader().date(try field(#""0001-01-01T00:30:00+01:00""#)) }
+        #expect(try reader().date(try field(#""9999-12-31T23:00:00Z""#)) == Date(timeIntervalSince1970: 253_402_297_200))
+    }
+
     static let tripJSON = """
     {"id":"11111111-1111-1111-1111-11111111111a","name":"Loop","preferences":{"startDate":"2026-06-12","endDate":"2026-06-14","sports":["mlb"]},
      "stops":[{"city":"Chicago","state":"IL","latitude":41.88,"longitude":-87.63,"arrivalDate":"2026-06-12","departureDate":"2026-06-13","games":["g1","g2"]},

@@ -35,7 +35,13 @@ public struct ExportDateReader: Sendable {
             }
             return date
         case .string(let text):
-            if let date = parse(text) { return date }
+            if let date = parse(text) {
+                // "9999-12-31T23:00:00-05:00" is 10000-01-01 in UTC, which calendars cannot hold.
+                guard Self.representable.contains(date.timeIntervalSince1970) else {
+                    throw field.error("\(field.describeValue()) is outside the years 1 to 9999 in UTC")
+                }
+                return date
+            }
             throw field.error("expected a date such as \"2026-06-12T19:05:00Z\", \"2026-06-12\" or a number of seconds, found \(field.describeValue())")
         default:
             throw field.error("expected a date (a string or a number), found \(field.node.kindDescription)")
