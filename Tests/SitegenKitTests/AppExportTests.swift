@@ -115,6 +115,25 @@ struct AppExportTests {
         return (votes, (log.all.map(\.description) + log.omissions.map(\.description)).map { $0.replacingOccurrences(of: shown, with: "") })
     }
 
+    @Test("The pages of one query saved together, as an array of responses, are one dump; positions point into their page")
+    func cloudKitPagesInOneFile() throws {
+        func record(_ id: String, odg: Any) -> String {
+            """
+            {"recordName": "\(id)", "recordType": "PollVote",
+             "fields": {"pollId": {"value": {"recordName": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "action": "DELETE_SELF"}, "type": "REFERENCE"},
+                        "odg": {"value": \(odg), "type": "STRING"}, "rankings": {"value": [1, 0], "type": "INT64_LIST"},
+                        "votedAt": {"value": 1780000000000, "type": "TIMESTAMP"}, "modifiedAt": {"value": 1780000000000, "type": "TIMESTAMP"}}}
+            """
+        }
+        let (votes, diagnostics) = try loadVotes("""
+        [{"records": [\(record("a0000000-0000-0000-0000-00000000000a", odg: "\"_a\""))], "continuationMarker": "AbCd"},
+         {"records": [\(record("a0000000-0000-0000-0000-00000000000b", odg: "\"_b\"")),
+                      \(record("a0000000-0000-0000-0000-00000000000c", odg: 7))]}]
+        """)
+        #expect(votes.map(\.id.uuidString) == ["A0000000-0000-0000-0000-00000000000A", "A0000000-0000-0000-0000-00000000000B"])
+        #expect(diagnostics == ["Data/votes/v.json:11:30: error: [1].records[1].fields.odg.value: expected a string, found a number"])
+    }
+
     @Test("A dump's TIMESTAMP, BYTES, INT64_LIST and REFERENCE values, recordName as the id, and other record types skipped")
     func cloudKitValues() throws {
         let rankings = Data("[1,0]".utf8).base64EncodedString()

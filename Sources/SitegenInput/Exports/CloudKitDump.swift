@@ -38,20 +38,30 @@ public enum CloudKitDump {
         package var failed: [(field: JSONField, reason: String)] = []
     }
 
-    /// `root` is a dump when it is an object with a `records` array.
+    /// `root` is a dump when it is an object with a `records` array (one response), or an
+    /// array of such objects: the pages of a query that went on with `continuationMarker`,
+    /// saved together (each page read as a vote, before, was six missing fields).
     package static func isDump(_ root: JSONNode) -> Bool {
-        guard case .object(let object) = root.value, let records = object["records"], case .array = records.value else { return false }
-        return true
+        !pages(root).isEmpty
+    }
+
+    /// Each page's `records` array, with its path.
+    private static func pages(_ root: JSONNode) -> [JSONField] {
+        func records(_ node: JSONNode, _ path: JSONPath) -> JSONField? {
+            guard case .object(let object) = node.value, let records = object["records"], case .array = records.value else { return nil }
+            return JSONField(records, path: path.appending("records"))
+        }
+        if let one = records(root, .root) { return [one] }
+        guard case .array(let nodes) = root.value, !nodes.isEmpty else { return [] }
+        let pages = nodes.enumerated().compactMap { records($1, JSONPath.root.appending(index: $0)) }
+        return pages.count == nodes.count ? pages : []
     }
 
     /// The records of `type` in a dump; `type` nil: this kind of export has no record type,
     /// and every record is skipped.
     package static func read(_ root: JSONNode, type: RecordType?) -> Reading {
         var reading = Reading()
-        guard case .object(let object) = root.value, let records = object["records"],
-              let elements = try? JSONField(records, path: JSONPath.root.appending("records")).elements()
-        else { return reading }
-        for element in elements {
+        for element in pages(root).flatMap({ (try? $0.elements()) ?? [] }) {
             do throws(FieldError) {
                 let record = try element.object()
                 if let deleted = record.optional("deleted"), case .bool(true) = deleted.node.value { continue }
