@@ -134,6 +134,18 @@ struct AppExportTests {
         #expect(diagnostics == ["Data/votes/v.json:11:30: error: [1].records[1].fields.odg.value: expected a string, found a number"])
     }
 
+    @Test("A reference written without its type is still its recordName")
+    func cloudKitUntypedReference() throws {
+        let (votes, diagnostics) = try loadVotes("""
+        {"records": [{"recordName": "a0000000-0000-0000-0000-00000000000a", "recordType": "PollVote",
+          "fields": {"pollId": {"value": {"recordName": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "action": "DELETE_SELF"}},
+                     "odg": {"value": "_a"}, "rankings": {"value": [1, 0]},
+                     "votedAt": {"value": 1780000000000, "type": "TIMESTAMP"}, "modifiedAt": {"value": 1780000000000, "type": "TIMESTAMP"}}}]}
+        """)
+        #expect(diagnostics == [])
+        #expect(votes.map(\.pollId.uuidString) == ["6F9619FF-8B86-D011-B42D-00CF4FC964FF"])
+    }
+
     @Test("A dump's TIMESTAMP, BYTES, INT64_LIST and REFERENCE values, recordName as the id, and other record types skipped")
     func cloudKitValues() throws {
         let rankings = Data("[1,0]".utf8).base64EncodedString()

@@ -110,7 +110,12 @@ public enum CloudKitDump {
 
     /// One field value as the plain export would hold it.
     package static func converted(_ value: JSONField, type: String?, typeField: JSONField?) throws(FieldError) -> JSONNode {
-        guard let type else { return value.node }
+        guard let type else {
+            // A value written without its type is taken as it is, but a reference is still
+            // recognisable by its recordName: a vote's pollId was "expected a UUID, found an object".
+            if case .object(let object) = value.node.value, let name = object["recordName"], case .string = name.value { return name }
+            return value.node
+        }
         if type.hasSuffix("_LIST"), scalarTypes.contains(String(type.dropLast(5))) {
             let element = String(type.dropLast(5))
             let nodes = try value.elements().map { (item) throws(FieldError) in try converted(item, type: element, typeField: typeField) }
