@@ -82,6 +82,17 @@ struct ItineraryTimelineTests {
         #expect(timeline(trip).days.map(S.names) == [["game:g1"], ["game:g0", "travel"], ["game:g2"]])
     }
 
+    @Test("A segment leaving from none of the trip's stops is shown on the first day, with a warning")
+    func segmentFromNowhere() {
+        var trip = S.trip()
+        trip.travelSegments[0].fromCity = "Atlantis"
+        let result = timeline(trip)
+        #expect(result.days.map(S.names) == [["game:g1", "travel"], [], ["game:g2"]])
+        #expect(result.warnings.map(\.message) == [
+            "trip \"Lakefront\": travel segment \(S.segmentId) leaves from \"Atlantis\", none of its stops in route order; shown after the first day's games, in the site's time zone",
+        ])
+    }
+
     @Test("A segment with a departure date sits at that time among the games")
     func segmentWithDeparture() {
         let trip = S.trip(segmentDeparture: "2026-06-13T09:00:00-05:00", day1: ["g1", "g0"])

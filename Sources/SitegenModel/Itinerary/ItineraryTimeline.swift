@@ -82,7 +82,13 @@ public struct ItineraryTimeline: Sendable {
         var searchFrom = 0
         for segment in trip.travelSegments {
             let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
-            if let fromIndex { searchFrom = fromIndex + 1 }
+            if let fromIndex {
+                searchFrom = fromIndex + 1
+            } else {
+                // "Atlantis → Chicago" was shown on the first day without a word.
+                warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": travel segment \(segment.id) leaves from \"\(segment.fromCity)\", none of its stops in route order; shown \(segment.departureDate == nil ? "after the first day's games" : "at its departure time"), in the site's time zone",
+                                        summary: "travel segments that leave from none of their trip's stops"))
+            }
             let zone = fromIndex.flatMap { zoneOfGames(at: trip.stops[$0], catalog: catalog) }
             if let departure = segment.departureDate {
                 add(.travel(segment, zone: zone), day: clamp(dayNumber(departure, zone ?? timeZone)), key: departure.timeIntervalSince1970)
