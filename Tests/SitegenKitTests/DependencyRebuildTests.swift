@@ -296,4 +296,21 @@ struct DependencyRebuildTests {
         #expect(renamed.last == "")
         #expect(paths == paths.sorted())
     }
+
+    @Test("A --changes file that cannot be written stops the build before it publishes: the site is as it was, and the next build lists the change")
+    func changesFileUnwritable() throws {
+        let site = try site()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        let before = try fileTree(site.root.appendingPathComponent("Output"))
+        try edit(site, "Data/polls/a.json") { $0.replacingOccurrences(of: "\"x7k9m2\"", with: "\"x7k9m3\"") }
+        options.changesFile = site.root.appendingPathComponent("no-such-folder/changes.txt")
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, log: DiagnosticLog()).run() }
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == before, "nothing was published")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("sitegen-tmp") } == [])
+        options.changesFile = site.root.appendingPathComponent("changes.txt")
+        _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        let lines = try String(contentsOf: options.changesFile!, encoding: .utf8).components(separatedBy: "\n")
+        #expect(lines.contains("A polls/X7K9M3/index.html") && lines.contains("D polls/X7K9M2/index.html"))
+    }
 }

@@ -16,13 +16,32 @@ struct PublishStage {
     /// `--changes FILE`: where the added, changed and removed paths go once published.
     var changesFile: URL?
 
-    /// Writes the `--changes` file whole or not at all, so a deploy step never reads half a list.
-    static func writeChanges(_ lines: [String], to url: URL) throws(OutputError) {
+    /// Writes the `--changes` list beside its file, before the site is published: a list that
+    /// cannot be written stops the build with the site untouched. Written after publishing,
+    /// as it was, a failure left the site changed and the list lost for good: the next build
+    /// had nothing to report. `placeChanges` renames it into place once the site is published,
+    /// so a deploy step never reads half a list, nor one for a site that was not published.
+    static func stageChanges(_ lines: [String], for url: URL) throws(OutputError) -> URL {
+        let staged = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).sitegen-tmp")
         do {
-            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: url, options: .atomic)
+            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: staged)
         } catch {
-            throw OutputError(message: "\(displayPath(url)): cannot write the list of changes: \(error.localizedDescription)")
+            throw OutputError(message: "\(displayPath(url)): cannot write the list of changes: \(error.localizedDescription); nothing was published")
         }
+        return staged
+    }
+
+    static func placeChanges(_ staged: URL, at url: URL) throws(OutputError) {
+        guard rename(staged.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(staged.path)
+            throw OutputError(message: "\(displayPath(url)): cannot write the list of changes: \(reason)")
+        }
+    }
+
+    /// Writes the `--changes` file whole or not at all (a build with nothing to publish).
+    static func writeChanges(_ lines: [String], to url: URL) throws(OutputError) {
+        try placeChanges(try stageChanges(lines, for: url), at: url)
     }
 
     /// Returns how many files the published site has.
@@ -54,8 +73,14 @@ struct PublishStage {
             var record = BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
                                      ballots: report.ballots, diagnostics: log.all, omissions: log.omissions, pollKeys: keys.sorted())
             record.inputHashes = fingerprint.inputHashes
-            try output.publish(record)
-            if let changesFile { try Self.writeChanges(changes, to: changesFile) }
+            let staged = try changesFile.map { (url) throws(OutputError) in try Self.stageChanges(changes, for: url) }
+            do {
+                try output.publish(record)
+            } catch {
+                if let staged { unlink(staged.path) }
+                throw error
+            }
+            if let staged, let changesFile { try Self.placeChanges(staged, at: changesFile) }
             return files
         } catch {
             throw .io(error.message)
