@@ -250,8 +250,8 @@ public struct BuildState: Sendable, Equatable {
     package typealias Outputs = (([UInt8], WrittenFile) throws -> Void) throws -> Void
 
     /// Writes the state of a build whose output files `outputs` hands over, streamed to disk.
-    package static func save(for output: URL, _ record: BuildRecord, outputs: Outputs) throws {
-        try write(for: output) { file in
+    package static func save(for output: URL, _ record: BuildRecord, pending: Bool = false, outputs: Outputs) throws {
+        try write(for: output, pending: pending) { file in
             var json = headLine(record)
             try outputs { path, entry in
                 appendLine(path, entry, to: &json)
@@ -270,14 +270,14 @@ public struct BuildState: Sendable, Equatable {
     /// lines are not as `save` writes them, or the result would not list `record.files`
     /// files; `save` then writes it whole.
     package static func saveSpliced(for output: URL, _ record: BuildRecord, last: BuildState, lastFiles: Int,
-                                    changes: [RecordSplice.Change]) throws -> Bool {
+                                    changes: [RecordSplice.Change], pending: Bool = false) throws -> Bool {
         guard let stamp = last.stamp, stamp.size != nil, FileStamp(last.url.path) == stamp else { return false }
         return try MappedFile.withContents(of: last.url.path) { bytes, descriptor throws -> Bool in
             let source = SpliceSource.mapped(bytes, descriptor: descriptor)
             guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
                   let splice = RecordSplice(source, region: newline + 1..<bytes.count, changes: changes, layout: Lines()),
                   lastFiles - splice.removed + splice.added == record.files else { return false }
-            try write(for: output) { file in
+            try write(for: output, pending: pending) { file in
                 var json = headLine(record)
                 for piece in splice.pieces {
                     switch piece {
@@ -350,9 +350,23 @@ public struct BuildState: Sendable, Equatable {
         json += LinePart.end
     }
 
-    /// Writes the state under a temporary name and renames it into place.
-    private static func write(for output: URL, _ body: (ChunkedFile) throws -> Void) throws {
-        let target = Self.url(for: output)
+    /// Where a rebuild in place keeps its new state from before its journal is written
+    /// until the journal is (OutputFolder.publishInPlace): the journal and the state it
+    /// goes with are put in place together, or neither is.
+    package static func pendingURL(for output: URL) -> URL {
+        url(for: output).appendingPathExtension("pending")
+    }
+
+    /// Puts a pending state in place; false when there is none.
+    @discardableResult
+    package static func commitPending(for output: URL) -> Bool {
+        rename(pendingURL(for: output).path, url(for: output).path) == 0
+    }
+
+    /// Writes the state under a temporary name and renames it into place (or to its pending
+    /// name, for `commitPending`).
+    private static func write(for output: URL, pending: Bool = false, _ body: (ChunkedFile) throws -> Void) throws {
+        let target = pending ? pendingURL(for: output) : Self.url(for: output)
         let temporary = target.appendingPathExtension("tmp")
         let file = try ChunkedFile(temporary.path)
         try body(file)

@@ -11,8 +11,10 @@ import SitegenInput
 /// Instead a rebuild leaves unchanged files where they are, stages only new and changed
 /// ones, and when every file is written:
 ///
-/// 1. writes a journal beside the output: the paths to remove and the staged paths to move in;
-/// 2. saves the new build state (its files' times are those the moves keep);
+/// 1. saves the new build state under a pending name (its files' times are those the moves keep);
+/// 2. writes a journal beside the output: the paths to remove and the staged paths to move in;
+///    then puts the pending state in place (a build killed in between leaves both, and the
+///    next one puts the state in place as it finishes the moves);
 /// 3. removes the dropped files (and folders left empty), then renames each staged file
 ///    into place, each rename atomic;
 /// 4. deletes the journal.
@@ -52,15 +54,21 @@ extension OutputFolder {
             try completeStaging(except: Set(moved))
             return false
         }
-        try writeJournal(moved: moved, removed: removed)
         let list = self.list, late = self.late
+        // The new state first, under its pending name: a build killed after its journal but
+        // before its state left the journal finished against the old state, which did not
+        // list the files it moved in, and every later build refused them as someone else's.
         // The last state's lines with the changes made, when it can be; else written whole.
         var spliced = false
         if let last = lastState, let changes = spliceChanges(removed: removed) {
-            spliced = (try? BuildState.saveSpliced(for: output, record, last: last, lastFiles: previous.count, changes: changes)) == true
+            spliced = (try? BuildState.saveSpliced(for: output, record, last: last, lastFiles: previous.count, changes: changes, pending: true)) == true
         }
         self.spliced.state = spliced
-        if !spliced, (try? BuildState.save(for: output, record, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) == nil {
+        let saved = spliced
+            || (try? BuildState.save(for: output, record, pending: true, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) != nil
+        try writeJournal(moved: moved, removed: removed)
+        if stopsAfterJournal { return true }
+        if !(saved && BuildState.commitPending(for: output)) {
             // Without a state the next build is simply a full one.
             BuildState.remove(for: output)
         }
@@ -77,11 +85,18 @@ extension OutputFolder {
     /// all of it sitegen's: it stays until a full build has replaced the whole folder
     /// (`replacesUnfinishedUpdate`).
     package func finishInterruptedUpdate() throws(OutputError) {
-        guard Self.exists(journal.path) else { return }
+        guard Self.exists(journal.path) else {
+            // A state a build saved before it was stopped, short of its journal: the site is
+            // the last one, which the state in place describes.
+            unlink(BuildState.pendingURL(for: output).path)
+            return
+        }
         guard let (moved, removed) = Self.readJournal(journal.path) else {
             replacesUnfinishedUpdate = true
             return
         }
+        // Killed between its journal and putting its state in place: the state goes with the journal.
+        BuildState.commitPending(for: output)
         try apply(moved: moved, removed: removed)
         unlink(journal.path)
     }

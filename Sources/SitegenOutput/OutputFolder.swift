@@ -77,6 +77,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// For tests: stops an in-place update as a kill would, with the journal and the build
     /// state written and no file moved.
     package var stopsBeforeMoving = false
+    /// For tests: stops an in-place update as a kill would, with the journal written and the
+    /// new build state still under its pending name.
+    package var stopsAfterJournal = false
 
     /// The output folder is a mount point: it cannot be renamed, so the new site is staged
     /// inside it and swapped in entry by entry (`swapContents`).

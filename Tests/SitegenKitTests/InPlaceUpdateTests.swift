@@ -48,9 +48,11 @@ struct InPlaceUpdateTests {
         BuildRecord(fingerprint: fingerprint, pages: 1, files: files, polls: 0, ballots: 0, diagnostics: [])
     }
 
-    func publish(_ site: TemporarySite, _ fingerprint: String, _ files: [String: String], killed: Bool = false) throws {
+    func publish(_ site: TemporarySite, _ fingerprint: String, _ files: [String: String], killed: Bool = false,
+                 killedAfterJournal: Bool = false) throws {
         let folder = OutputFolder(output: output(site))
         folder.stopsBeforeMoving = killed
+        folder.stopsAfterJournal = killedAfterJournal
         try folder.open()
         #expect(try folder.lastBuild(matching: fingerprint) == nil)
         for (path, text) in files { try folder.write(path, Array(text.utf8)) }
@@ -129,6 +131,38 @@ struct InPlaceUpdateTests {
         #expect(!folders(output(site)).contains("c"))
         // The state saved before the moves describes the finished site: nothing to do.
         #expect(try next.lastBuild(matching: "two") != nil)
+        #expect(try workFiles(site) == [])
+    }
+
+    @Test("A rebuild killed between its journal and its state: the next build puts both in place, and the files it moved in are sitegen's")
+    func killedBeforeState() throws {
+        let site = try TemporarySite()
+        let first = ["a/index.html": "a", "b/index.html": "b"]
+        let second = ["a/index.html": "a", "b/index.html": "b2", "faq/index.html": "new"]
+        try publish(site, "one", first)
+        try publish(site, "two", second, killedAfterJournal: true)
+        #expect(try text(site) == first)
+        #expect(try workFiles(site) == [".Output.sitegen-journal", ".Output.sitegen-staging", ".Output.sitegen-state.json.pending"])
+        let next = OutputFolder(output: output(site))
+        try next.open()
+        #expect(try text(site) == second)
+        #expect(try next.lastBuild(matching: "two") != nil, "the state that goes with the journal is in place")
+        next.abandon()
+        // Before, every later build refused faq/index.html as a file of someone else's (exit 3).
+        try publish(site, "three", second.merging(["b/index.html": "b3"]) { $1 })
+        #expect(try text(site) == ["a/index.html": "a", "b/index.html": "b3", "faq/index.html": "new"])
+        #expect(try workFiles(site) == [])
+    }
+
+    @Test("A state saved by a build stopped short of its journal is dropped: the site and its state stay the last build's")
+    func pendingStateWithoutJournal() throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["a/index.html": "a"])
+        try site.write(".Output.sitegen-state.json.pending", "a state no journal goes with")
+        let next = OutputFolder(output: output(site))
+        try next.open()
+        #expect(try next.lastBuild(matching: "one") != nil)
+        next.abandon()
         #expect(try workFiles(site) == [])
     }
 
