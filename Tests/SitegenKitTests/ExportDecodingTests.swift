@@ -166,6 +166,19 @@ struct ExportDecodingTests {
 
 @Suite("Loading export files")
 struct ExportLoaderTests {
+    @Test("Two files whose names differ only in Unicode normalization are an error naming both; files are never merged")
+    func namesDifferingInNormalization() throws {
+        let site = try TemporarySite()
+        let composed = "caf\u{E9}.json", decomposed = "cafe\u{301}.json"
+        #expect(composed == decomposed && !composed.utf8.elementsEqual(decomposed.utf8), "Swift holds them equal, the disk apart")
+        try site.write("Data/votes/" + composed, "[]")
+        try site.write("Data/votes/" + decomposed, "[]")
+        let listing = InputFolder.list(site.root.appendingPathComponent("Data/votes"))
+        #expect(listing.files.count == 1)
+        #expect(listing.problems.map(\.severity) == [.error])
+        #expect(listing.problems.first?.message == #"this name (caf\u{E9}.json) and "café.json" (cafe\u{301}.json) differ only in how an accent is written (Unicode normalization); sitegen cannot tell them apart: rename one"#)
+    }
+
     @Test("A malformed export is reported with file, line, column and JSON path")
     func malformedFiles() throws {
         let site = try TemporarySite()

@@ -31,9 +31,22 @@ public struct InputFolder {
     private mutating func walk(_ path: String, real: String, root: String, recursive: Bool,
                                matching: (String) -> Bool, visited: inout Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: real) else { return }
-        for name in names.sorted() where !name.hasPrefix(".") {
+        // Names Swift holds equal (canonically equivalent) but the disk holds apart: "café"
+        // with é, and with e and a combining accent. Keyed by such names, two vote files'
+        // ballots were taken as one file's, and a rebuild published wrong counts.
+        var seen: [String: String] = [:]
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !name.hasPrefix(".") {
             let entry = path + "/" + name
             let shown = displayPath(URL(fileURLWithPath: entry))
+            if let other = seen[name], !other.utf8.elementsEqual(name.utf8) {
+                // Spelled out: printed, the two look the same.
+                func spelled(_ name: String) -> String {
+                    name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+                }
+                problems.append(Diagnostic(.error, file: shown, message: "this name (\(spelled(name))) and \"\(other)\" (\(spelled(other))) differ only in how an accent is written (Unicode normalization); sitegen cannot tell them apart: rename one"))
+                continue
+            }
+            seen[name] = name
             guard let resolved = realPath(real + "/" + name) else {
                 problems.append(Diagnostic(.warning, file: shown, message: "skipped: a link to nothing"))
                 continue
