@@ -118,13 +118,13 @@ public struct SiteBuilder {
             try ConfigStage(options: options).run()
         }
         switch outcome {
-        case .upToDate(let config, let record):
+        case .upToDate(let config, let record, let carriedChanges):
             // Same bytes in, same bytes out: every published file (and its mtime) is left alone.
             record.diagnostics.forEach(log.add)
             record.omissions.forEach(log.add)
             if let file = options.changesFile {
                 do throws(OutputError) {
-                    try PublishStage.writeChanges([], to: file)
+                    try PublishStage.writeChanges(carriedChanges, to: file)
                 } catch {
                     throw .io(error.message)
                 }

@@ -162,6 +162,10 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         }
     }
 
+    /// A publish in memory is never cut short.
+    package var carriedChanges: [String] { [] }
+    package func noteChanges(_ lines: [String]) {}
+
     package func changes() throws(OutputError) -> [String] {
         let (list, late, old) = lock.withLock { (written, self.late, recorded) }
         do {

@@ -19,4 +19,28 @@ package enum OutputChanges {
         changes += old.keys.map { ($0, "D") }
         return changes.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }.map { "\($0.1) \($0.0)" }
     }
+
+    /// The lines of two builds in a row as one build's: `carried` (a killed build's, never
+    /// written) then `new`. A path is listed by what it was before the first and is after
+    /// the second: added (`A`), changed (`M`) or removed (`D`); added then removed, not at all.
+    package static func merged(carried: [String], with new: [String]) -> [String] {
+        guard !carried.isEmpty else { return new }
+        var statuses: [[UInt8]: (first: Character, last: Character)] = [:]
+        for line in carried + new {
+            guard let status = line.first else { continue }
+            let path = Array(line.utf8.dropFirst(2))
+            statuses[path] = (statuses[path]?.first ?? status, status)
+        }
+        return statuses.compactMap { path, status -> ([UInt8], Character)? in
+            let existed = status.first != "A", exists = status.last != "D"
+            switch (existed, exists) {
+            case (true, true): return (path, "M")
+            case (false, true): return (path, "A")
+            case (true, false): return (path, "D")
+            case (false, false): return nil
+            }
+        }
+        .sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        .map { "\($0.1) " + String(decoding: $0.0, as: UTF8.self) }
+    }
 }

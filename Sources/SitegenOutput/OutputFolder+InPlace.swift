@@ -31,7 +31,9 @@ import SitegenInput
 /// any rebuild that cannot move its files in place use, switches the whole site at once
 /// (docs/publishing.md, "How a rebuild publishes").
 extension OutputFolder {
-    static let journalFormat = "sitegen-journal 1"
+    static let journalFormat = "sitegen-journal 2"
+    /// The format before the journal carried the build's `--changes` lines.
+    static let journalFormatWithoutChanges = "sitegen-journal 1"
 
     /// Publishes the staged changes in place; false when they cannot be (a staged file
     /// would replace a folder, or a folder a file), after the staging folder was completed
@@ -91,13 +93,14 @@ extension OutputFolder {
             unlink(BuildState.pendingURL(for: output).path)
             return
         }
-        guard let (moved, removed) = Self.readJournal(journal.path) else {
+        guard let (moved, removed, changes) = Self.readJournal(journal.path) else {
             replacesUnfinishedUpdate = true
             return
         }
         // Killed between its journal and putting its state in place: the state goes with the journal.
         BuildState.commitPending(for: output)
         try apply(moved: moved, removed: removed)
+        carriedChanges = changes
         unlink(journal.path)
     }
 
@@ -205,11 +208,12 @@ extension OutputFolder {
     }
 
     /// One line each: the format, then `D "path"` for each removal and `M "path"` for each
-    /// move, paths as JSON strings (a path may hold a line break). Written under a temporary
-    /// name and renamed, so a journal is whole or absent.
+    /// move, and `C "line"` for each of the build's `--changes` lines, as JSON strings (a
+    /// path may hold a line break). Written under a temporary name and renamed, so a journal
+    /// is whole or absent.
     private func writeJournal(moved: [String], removed: [String]) throws(OutputError) {
         var bytes = Array((Self.journalFormat + "\n").utf8)
-        for (letter, paths) in [("D", removed), ("M", moved)] {
+        for (letter, paths) in [("D", removed), ("M", moved), ("C", journalledChanges)] {
             for path in paths {
                 bytes += "\(letter) ".utf8
                 JSONOutput.appendString(path, to: &bytes)
@@ -229,25 +233,31 @@ extension OutputFolder {
         }
     }
 
-    private static func readJournal(_ path: String) -> (moved: [String], removed: [String])? {
+    private static func readJournal(_ path: String) -> (moved: [String], removed: [String], changes: [String])? {
         guard let lines = try? LineReader(path: path), let first = try? lines.next(),
-              String(decoding: first, as: UTF8.self) == journalFormat else { return nil }
-        var moved: [String] = [], removed: [String] = []
+              [journalFormat, journalFormatWithoutChanges].contains(String(decoding: first, as: UTF8.self)) else { return nil }
+        var moved: [String] = [], removed: [String] = [], changes: [String] = []
         do {
             while let line = try lines.next() {
                 guard line.count > 2, let letter = line.first, line[line.startIndex + 1] == UInt8(ascii: " ") else { return nil }
-                let path = try JSONField(try JSONParser.parse(Array(line.dropFirst(2)))).string()
-                guard SafePath.isSafe(path) else { return nil }
+                let text = try JSONField(try JSONParser.parse(Array(line.dropFirst(2)))).string()
+                if letter == UInt8(ascii: "C") {
+                    guard let status = text.first, "AMD".contains(status), text.dropFirst().first == " ",
+                          SafePath.isSafe(String(text.dropFirst(2))) else { return nil }
+                    changes.append(text)
+                    continue
+                }
+                guard SafePath.isSafe(text) else { return nil }
                 switch letter {
-                case UInt8(ascii: "M"): moved.append(path)
-                case UInt8(ascii: "D"): removed.append(path)
+                case UInt8(ascii: "M"): moved.append(text)
+                case UInt8(ascii: "D"): removed.append(text)
                 default: return nil
                 }
             }
         } catch {
             return nil
         }
-        return (moved, removed)
+        return (moved, removed, changes)
     }
 }
 

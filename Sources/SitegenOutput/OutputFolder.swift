@@ -77,6 +77,11 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// For tests: stops an in-place update as a kill would, with the journal and the build
     /// state written and no file moved.
     package var stopsBeforeMoving = false
+    /// What a killed rebuild's journal said it changed (SiteOutput.carriedChanges).
+    package internal(set) var carriedChanges: [String] = []
+    /// This build's `--changes` lines, for its journal.
+    var journalledChanges: [String] = []
+    package func noteChanges(_ lines: [String]) { journalledChanges = lines }
     /// For tests: stops an in-place update as a kill would, with the journal written and the
     /// new build state still under its pending name.
     package var stopsAfterJournal = false

@@ -81,6 +81,15 @@ package protocol SiteOutput: AnyObject, Sendable {
     /// `writeManifest`, before `publish`.
     func changes() throws(OutputError) -> [String]
 
+    /// The `--changes` lines of a rebuild that was killed after it began to publish and that
+    /// `open` finished, for this build to list with its own (OutputChanges.merged): that
+    /// build never wrote its list, and this one would otherwise list nothing for it.
+    var carriedChanges: [String] { get }
+
+    /// The `--changes` lines of this build, set before `publish`: kept with what a killed
+    /// publish leaves for the next build to finish (`carriedChanges`).
+    func noteChanges(_ lines: [String])
+
     /// Starts writing what the next build reads instead of unchanged poll files (SitegenKit's
     /// PollFileCache), in the background while the site is rendered; `publish` puts it
     /// beside the build state, `abandon` drops it. A build that starts none leaves none.

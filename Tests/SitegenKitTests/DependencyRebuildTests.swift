@@ -297,6 +297,21 @@ struct DependencyRebuildTests {
         #expect(paths == paths.sorted())
     }
 
+    @Test("A build that finishes a killed rebuild's moves lists that rebuild's changes, even when nothing else changed")
+    func changesOfAKilledBuild() throws {
+        let site = try site()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.changesFile = site.root.appendingPathComponent("changes.txt")
+        _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        // What a rebuild killed after moving its files in leaves: its journal, with its list.
+        try site.write(".Output.sitegen-journal", "sitegen-journal 2\nC \"M polls/X7K9M2/index.html\"\nC \"A polls/X7K9M2/new.json\"\n")
+        let report = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        #expect(report.upToDate)
+        #expect(try String(contentsOf: options.changesFile!, encoding: .utf8) == "M polls/X7K9M2/index.html\nA polls/X7K9M2/new.json\n")
+        _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+        #expect(try String(contentsOf: options.changesFile!, encoding: .utf8) == "", "listed once")
+    }
+
     @Test("A --changes file that cannot be written stops the build before it publishes: the site is as it was, and the next build lists the change")
     func changesFileUnwritable() throws {
         let site = try site()

@@ -49,10 +49,11 @@ struct InPlaceUpdateTests {
     }
 
     func publish(_ site: TemporarySite, _ fingerprint: String, _ files: [String: String], killed: Bool = false,
-                 killedAfterJournal: Bool = false) throws {
+                 killedAfterJournal: Bool = false, changes: [String] = []) throws {
         let folder = OutputFolder(output: output(site))
         folder.stopsBeforeMoving = killed
         folder.stopsAfterJournal = killedAfterJournal
+        folder.noteChanges(changes)
         try folder.open()
         #expect(try folder.lastBuild(matching: fingerprint) == nil)
         for (path, text) in files { try folder.write(path, Array(text.utf8)) }
@@ -152,6 +153,27 @@ struct InPlaceUpdateTests {
         try publish(site, "three", second.merging(["b/index.html": "b3"]) { $1 })
         #expect(try text(site) == ["a/index.html": "a", "b/index.html": "b3", "faq/index.html": "new"])
         #expect(try workFiles(site) == [])
+    }
+
+    @Test("A rebuild killed after its state was saved leaves its --changes lines in its journal for the build that finishes it")
+    func killedKeepsChanges() throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["a/index.html": "a", "b/index.html": "b"])
+        let lines = ["M b/index.html", "A c/index.html"]
+        try publish(site, "two", ["a/index.html": "a", "b/index.html": "b2", "c/index.html": "c"], killed: true, changes: lines)
+        let next = OutputFolder(output: output(site))
+        try next.open()
+        #expect(next.carriedChanges == lines)
+        #expect(try next.lastBuild(matching: "two") != nil)
+        #expect(try workFiles(site) == [])
+    }
+
+    @Test("Two builds' --changes lines as one: what each path was before the first and is after the second")
+    func mergedChanges() {
+        #expect(OutputChanges.merged(carried: ["A a", "D b", "M c", "A e"], with: ["M a", "A b", "D c", "D e", "A f"])
+            == ["A a", "M b", "D c", "A f"])
+        #expect(OutputChanges.merged(carried: [], with: ["M x"]) == ["M x"])
+        #expect(OutputChanges.merged(carried: ["M x", "D y"], with: []) == ["M x", "D y"])
     }
 
     @Test("A state saved by a build stopped short of its journal is dropped: the site and its state stay the last build's")

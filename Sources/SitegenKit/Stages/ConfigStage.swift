@@ -25,7 +25,8 @@ struct ConfigStage {
     enum Outcome {
         case build(Setup)
         /// The inputs are those of the last build, whose site is intact: nothing to do.
-        case upToDate(SiteConfig, BuildRecord)
+        /// With the `--changes` lines of a killed build that opening the output finished.
+        case upToDate(SiteConfig, BuildRecord, carriedChanges: [String])
     }
 
     func run() throws(BuildFailure) -> Outcome {
@@ -51,7 +52,7 @@ struct ConfigStage {
         lastPollCache.startUnlessUpToDate()
         do {
             if let record = try output.lastBuild(matching: fingerprint.value) {
-                return .upToDate(config, record)
+                return .upToDate(config, record, carriedChanges: output.carriedChanges)
             }
         } catch {
             output.abandon()

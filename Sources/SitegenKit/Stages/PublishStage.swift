@@ -69,7 +69,9 @@ struct PublishStage {
                 throw OutputError(message: "\(displayPath(changed)): changed while the build was reading it; nothing was published. Build again")
             }
             let files = output.fileCount
-            let changes = changesFile == nil ? [] : try output.changes()
+            // With the changes of a killed build this one finished, which never wrote its list.
+            let changes = changesFile == nil ? [] : OutputChanges.merged(carried: output.carriedChanges, with: try output.changes())
+            output.noteChanges(changes)
             var record = BuildRecord(fingerprint: fingerprint.value, pages: report.pages, files: files, polls: report.polls,
                                      ballots: report.ballots, diagnostics: log.all, omissions: log.omissions, pollKeys: keys.sorted())
             record.inputHashes = fingerprint.inputHashes
