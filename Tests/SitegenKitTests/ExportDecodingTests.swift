@@ -166,6 +166,16 @@ struct ExportDecodingTests {
 
 @Suite("Loading export files")
 struct ExportLoaderTests {
+    @Test("A file name with a line break or another control character is an error, spelled out: it would split a line of the --changes list")
+    func controlCharacterInName() throws {
+        let site = try TemporarySite()
+        try site.write("Templates/assets/nl\nx.css", "p {}")
+        try site.write("Templates/assets/plain.css", "p {}")
+        let listing = InputFolder.list(site.root.appendingPathComponent("Templates"))
+        #expect(listing.files.map(\.lastPathComponent) == ["plain.css"])
+        #expect(listing.problems.map(\.message) == [#"a name with a control character (nl\u{A}x.css) cannot be listed or published as it is: rename it"#])
+    }
+
     @Test("Two files whose names differ only in Unicode normalization are an error naming both; files are never merged")
     func namesDifferingInNormalization() throws {
         let site = try TemporarySite()

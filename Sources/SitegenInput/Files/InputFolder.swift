@@ -38,11 +38,17 @@ public struct InputFolder {
         for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !name.hasPrefix(".") {
             let entry = path + "/" + name
             let shown = displayPath(URL(fileURLWithPath: entry))
+            // Spelled out where printed they would not show as they are.
+            func spelled(_ name: String) -> String {
+                name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+            }
+            // A line break in a name would split its line in a diagnostic and in the
+            // `--changes` list ("A assets/nl" and "x.css").
+            if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                problems.append(Diagnostic(.error, file: displayPath(URL(fileURLWithPath: path)), message: "a name with a control character (\(spelled(name))) cannot be listed or published as it is: rename it"))
+                continue
+            }
             if let other = seen[name], !other.utf8.elementsEqual(name.utf8) {
-                // Spelled out: printed, the two look the same.
-                func spelled(_ name: String) -> String {
-                    name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
-                }
                 problems.append(Diagnostic(.error, file: shown, message: "this name (\(spelled(name))) and \"\(other)\" (\(spelled(other))) differ only in how an accent is written (Unicode normalization); sitegen cannot tell them apart: rename one"))
                 continue
             }
