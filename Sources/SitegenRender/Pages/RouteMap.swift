@@ -50,7 +50,7 @@ package struct RouteMap: TemplateModel {
     }
 
     /// Room kept between a label and the picture's edge.
-    static let edge = 4.0
+    static let edge = 2.0
 
     package static let fields = TemplateFields<Self>([
         .number("width", \.width), .number("height", \.height), .text("polyline", \.polyline), .text("title", \.title),
