@@ -333,6 +333,28 @@ struct CalendarFileTests {
         #expect(parts.enumerated().map { $0 == 0 ? $1 : String($1.dropFirst()) }.joined() == line)
         #expect(CalendarFile.escapeText("a\\b;c,d\ne\r\u{7}") == "a\\\\b\\;c\\,d\\ne")
     }
+
+    @Test("A character of many scalars folds between them, so no line passes 75 octets")
+    func foldingLongCharacter() {
+        // One character: "e" with 60 combining acute accents (121 octets).
+        let accented = "e" + String(repeating: "\u{301}", count: 60)
+        #expect(accented.count == 1)
+        let line = "SUMMARY:" + accented + " at Wrigley"
+        let parts = CalendarFile.fold(line).components(separatedBy: "\r\n")
+        #expect(parts.map(\.utf8.count) == [75, 66])
+        // Unfolded by scalars: the continuation's space and the accents after it are one
+        // Swift character, so `dropFirst()` on the string would drop the accents too.
+        #expect(parts[1].unicodeScalars.first == " ")
+        #expect(String(String.UnicodeScalarView(parts[0].unicodeScalars + parts[1].unicodeScalars.dropFirst())) == line)
+    }
+
+    @Test("A game starting in the last hours of year 9999 ends at its last second, not in year 10000")
+    func endOfTime() {
+        let late = S.game("late", "9999-12-31T22:30:00Z")
+        let ics = CalendarFile.ics(trip: S.trip(day1: ["late"], day3: []), games: [late], calendarName: "T", buildTime: S.date("2026-05-01T00:00:00Z"))
+        #expect(ics.contains("\r\nDTSTART:99991231T223000Z\r\nDTEND:99991231T235959Z\r\n"))
+        #expect(CalendarFile.end(of: S.game("g", "2026-06-12T13:20:00-05:00")) == S.date("2026-06-12T16:20:00-05:00"))
+    }
 }
 
 @Suite("Itinerary links from option views")

@@ -24,7 +24,7 @@ public enum CalendarFile {
                 "UID:" + escapeText("\(game.id)-\(trip.id.uuidString.lowercased())@sitegen"),
                 "DTSTAMP:" + utcStamp(buildTime),
                 "DTSTART:" + utcStamp(game.startTime),
-                "DTEND:" + utcStamp(game.startTime.addingTimeInterval(gameLength)),
+                "DTEND:" + utcStamp(end(of: game)),
                 "SUMMARY:" + escapeText("\(game.awayTeam) at \(game.homeTeam)"),
             ]
             let place = [game.venue, game.city].compactMap { $0 }.joined(separator: ", ")
@@ -36,6 +36,15 @@ public enum CalendarFile {
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
     }
+
+    /// The game's start plus its typical length, but not past the last second a calendar
+    /// date can name (start times are checked to fall in years 1 to 9999).
+    static func end(of game: Game) -> Date {
+        min(game.startTime.addingTimeInterval(gameLength), lastInstant)
+    }
+
+    /// 9999-12-31T23:59:59Z.
+    static let lastInstant = Date(timeIntervalSince1970: 253_402_300_799)
 
     /// "20260612T190500Z"
     package static func utcStamp(_ date: Date) -> String {
@@ -60,17 +69,20 @@ public enum CalendarFile {
         return out
     }
 
-    /// Lines longer than 75 octets continue on the next line after CRLF and a space.
+    /// Lines longer than 75 octets continue on the next line after CRLF and a space. A line
+    /// breaks between Unicode scalars, never inside one's UTF-8 bytes; a fold may fall inside
+    /// a character of several scalars (an emoji sequence, a letter with many accents), which
+    /// unfolding joins again, so no line is longer however long a character is.
     package static func fold(_ line: String) -> String {
         var result = ""
         var current = 0
-        for character in line {
-            let size = String(character).utf8.count
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
             if current + size > 75 {
                 result += "\r\n "
                 current = 1
             }
-            result.append(character)
+            result.unicodeScalars.append(scalar)
             current += size
         }
         return result
