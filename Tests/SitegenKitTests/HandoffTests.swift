@@ -165,14 +165,50 @@ struct CalendarSubscriptionTests {
         #expect(CalendarSubscription(fileURL: "file:///tmp/c.ics") == nil)
     }
 
-    /// The Loop itinerary's page, built with `baseURL` (or none).
-    func itineraryPage(baseURL: String?) throws -> String {
+    /// g1 of the Loop itinerary (which names g1 and g2).
+    static let catalog = #"[{"id": "g1", "sport": "mlb", "awayTeam": "STL", "homeTeam": "CHC", "startTime": "2026-06-12T18:20:00Z"}]"#
+    static let loop = "trips/11111111-1111-1111-1111-11111111111A/"
+
+    /// The Loop itinerary's site, built with `baseURL` (or none).
+    /// With `poll`, a poll whose two trips are the Loop too.
+    func itinerarySite(baseURL: String?, trip: String = ExportDecodingTests.tripJSON, catalog: String? = catalog,
+                       poll: Bool = false) throws -> TemporarySite {
         let site = try TemporarySite()
         try site.copyTemplates()
         try site.write("site.yml", "title: T\n" + (baseURL.map { "baseURL: \($0)\n" } ?? ""))
-        try site.write("Data/trips/loop.json", ExportDecodingTests.tripJSON)
+        try site.write("Data/trips/loop.json", trip)
+        if poll { try site.write("Data/polls/p.json", ExportDecodingTests().pollJSON()) }
+        if let catalog { try site.write("Data/games/mlb.json", catalog) }
         _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
-        return try site.read("Output/trips/11111111-1111-1111-1111-11111111111A/index.html")
+        return site
+    }
+
+    func itineraryPage(baseURL: String?) throws -> String {
+        try itinerarySite(baseURL: baseURL).read("Output/\(Self.loop)index.html")
+    }
+
+    @Test("A trip without a game the catalog holds has no calendar file and offers none")
+    func noGamesNoCalendar() throws {
+        for catalog in [Self.catalog, nil] {
+            let site = try itinerarySite(baseURL: "https://example.org/", catalog: catalog, poll: true)
+            #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/\(Self.loop)calendar.ics").path) == (catalog != nil))
+            // The itinerary's page, and the poll's copy of the trip, which links to its calendar.
+            for page in [Self.loop, "polls/X7K9M2/trips/1/"] {
+                let html = try site.read("Output/\(page)index.html")
+                #expect(html.contains("calendar.ics") == (catalog != nil), "\(page)")
+                #expect(html.contains("Subscribe in Google Calendar") == (catalog != nil), "\(page)")
+                #expect(html.contains("route.gpx"), "\(page)")
+            }
+        }
+    }
+
+    @Test("A game a trip lists twice is one event: UIDs stay unique")
+    func repeatedGameOnce() throws {
+        let twice = ExportDecodingTests.tripJSON.replacingOccurrences(of: #""games":[]"#, with: #""games":["g1"]"#)
+        #expect(twice != ExportDecodingTests.tripJSON)
+        let ics = try itinerarySite(baseURL: nil, trip: twice).read("Output/\(Self.loop)calendar.ics")
+        #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 2)
+        #expect(ics.contains("\r\nUID:g1-11111111-1111-1111-1111-11111111111a@sitegen\r\n"))
     }
 
     @Test("Without baseURL the page offers only the download; with it, the subscriptions too")

@@ -15,11 +15,12 @@ public struct PublishedItinerary: Sendable {
     public let origin: Origin
     public let trip: Trip
     public let timeline: ItineraryTimeline
-    /// Catalog games of the trip, for its calendar file.
+    /// Catalog games of the trip, each once, for its calendar file.
     public let games: [Game]
 
     /// The games as a calendar file: published beside itinerary pages (README.md, "What the pages show"); a poll's
     /// trip links to its itinerary's file when that trip is also exported as an itinerary.
+    /// nil for a trip without a catalog game: a calendar holds at least one event (RFC 5545 §3.4).
     public let calendarPath: String?
     /// On a poll's trip, the same trip's itinerary page (`/trips/ID/`) when it is exported
     /// as one: that page has the organiser's custom items, which poll pages never show.
@@ -45,6 +46,8 @@ public final class ItineraryLayout: @unchecked Sendable {
     package let itemsByTrip: [String: [CustomItem]]
     /// Trips exported as itineraries: a poll's copy links to their page and calendar.
     package let itineraryTrips: Set<UUID>
+    /// Those of them with a calendar: at least one game the catalog holds.
+    private let itineraryTripsWithGames: Set<UUID>
     package let timeZone: TimeZone
     private let log: DiagnosticLog
     private let lock = NSLock()
@@ -58,6 +61,9 @@ public final class ItineraryLayout: @unchecked Sendable {
         catalog = Self.gameCatalog(exports.games, log: log)
         itemsByTrip = Dictionary(grouping: exports.customItems, by: \.tripId)
         itineraryTrips = Set(exports.itineraries.map(\.trip.id))
+        let catalog = catalog
+        itineraryTripsWithGames = Set(exports.itineraries.lazy.map(\.trip)
+            .filter { trip in trip.stops.contains { stop in stop.games.contains { catalog[$0] != nil } } }.map(\.id))
         self.timeZone = timeZone
         self.log = log
     }
@@ -129,15 +135,18 @@ public final class ItineraryLayout: @unchecked Sendable {
         // Custom items are the organiser's notes on a saved trip: they stay off poll pages,
         // even when a poll's trip has the id of a saved one.
         let items: [CustomItem], itineraryPath: String?, calendar: String?
+        // A game listed twice (at one stop or two) is one event: its UID must be unique.
+        var seen = Set<String>()
+        let games = trip.stops.flatMap(\.games).compactMap { catalog[$0] }.filter { seen.insert($0.id).inserted }
         switch origin {
         case .itinerary:
             items = itemsByTrip[trip.id.uuidString] ?? []
             itineraryPath = nil
-            calendar = path + "calendar.ics"
+            calendar = games.isEmpty ? nil : path + "calendar.ics"
         case .poll:
             items = []
             itineraryPath = itineraryTrips.contains(trip.id) ? trip.itineraryPath : nil
-            calendar = itineraryPath.map { $0 + "calendar.ics" }
+            calendar = itineraryTripsWithGames.contains(trip.id) ? itineraryPath.map { $0 + "calendar.ics" } : nil
         }
         let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: items, timeZone: timeZone)
         for warning in timeline.warnings {
@@ -154,7 +163,7 @@ public final class ItineraryLayout: @unchecked Sendable {
             log.add(source.diagnostic(.warning, warning.message, summary: warning.summary))
         }
         return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
-                                  games: trip.stops.flatMap(\.games).compactMap { catalog[$0] },
+                                  games: games,
                                   calendarPath: calendar,
                                   itineraryPath: itineraryPath)
     }
