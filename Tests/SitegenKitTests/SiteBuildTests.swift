@@ -1,6 +1,7 @@
 import Foundation
 @testable import SitegenCore
 @testable import SitegenKit
+@testable import SitegenRender
 import Testing
 
 @Suite("Building a whole site")
@@ -112,8 +113,13 @@ struct SiteBuildTests {
             let text = String(decoding: data, as: UTF8.self)
             #expect(!text.contains("X7K9M2") && !text.contains("TWB2AA"), "\(path) reveals a share code")
         }
-        #expect(String(decoding: tree["robots.txt"]!, as: UTF8.self).contains("Disallow: /polls/"))
+        // Rules are paths from the host's root: the site is at https://example.org/trips/.
+        #expect(String(decoding: tree["robots.txt"]!, as: UTF8.self)
+                == "User-agent: *\nDisallow: /trips/polls/\nSitemap: https://example.org/trips/sitemap.xml\n")
         #expect(String(decoding: tree["polls/X7K9M2/index.html"]!, as: UTF8.self).contains("<meta name=\"robots\" content=\"noindex\">"))
+        #expect(SiteLinks(style: .pretty, baseURL: URL(string: "https://example.org/our%20trips/")).pathFromHost("polls/") == "/our%20trips/polls/")
+        #expect(SiteLinks(style: .pretty, baseURL: URL(string: "https://example.org")).pathFromHost("polls/") == "/polls/")
+        #expect(SiteLinks(style: .files, baseURL: nil).pathFromHost("polls/") == "/polls/")
         let manifest = try JSONSerialization.jsonObject(with: tree["manifest.json"]!) as! [String: Any]
         let unlisted = manifest["unlisted"] as! [String: Any]
         let pollFiles = tree.keys.filter { $0.hasPrefix("polls/") }

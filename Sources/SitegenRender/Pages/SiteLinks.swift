@@ -47,6 +47,16 @@ public struct SiteLinks: Sendable {
         return path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
     }
 
+    /// `target`'s path from the root of its host, percent-encoded as in a URL: under
+    /// baseURL's path when it has one ("/trips/polls/"), else from the root ("/polls/").
+    /// For robots.txt, whose rules are such paths.
+    package func pathFromHost(_ target: String) -> String {
+        let base = baseText.flatMap { URLComponents(string: $0)?.percentEncodedPath } ?? "/"
+        let path = base.hasSuffix("/") ? base : base + "/"
+        let rest = target.utf8.allSatisfy(Self.isPlainPathByte) ? target : target.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+        return path + rest
+    }
+
     /// The absolute URL of `target`, when baseURL is set.
     public func absolute(_ target: String) -> String? {
         guard let baseText else { return nil }

@@ -21,8 +21,9 @@ package enum SupportFiles {
             },
             PlannedFile(path: "robots.txt") { kit in
                 var lines = ["User-agent: *"]
-                // Unlisted polls are reachable only by their share-code URL.
-                lines.append(kit.config.listPolls ? "Allow: /" : "Disallow: /polls/")
+                // Unlisted polls are reachable only by their share-code URL. Rules are paths
+                // from the host's root, so a site under a sub-path names its own folder.
+                lines.append(kit.config.listPolls ? "Allow: /" : "Disallow: \(kit.links.pathFromHost("polls/"))")
                 if let sitemap = kit.links.absolute("sitemap.xml") { lines.append("Sitemap: \(sitemap)") }
                 return Array((lines.joined(separator: "\n") + "\n").utf8)
             },
