@@ -66,7 +66,7 @@ struct PollStream {
     private func read(_ url: URL) -> ([PollSummary], PollFileCache.Entry?) {
         let fileLog = DiagnosticLog(keepsEvery: log.keepsEvery)
         let fileDates = DatePlausibility(numericDates: loader.decoder.dates.numericDates)
-        let (polls, _) = loader.capturing(to: fileLog, dates: fileDates).loadFile(url, cloudKit: CloudKitDump.poll) { (decoder, field, source) throws(FieldError) in
+        let (polls, _) = loader.capturing(to: fileLog, dates: fileDates).loadFile(url, cloudKit: CloudKitDump.poll, schema: { _ in .poll }) { (decoder, field, source) throws(FieldError) in
             try decoder.poll(field, source: source)
         }
         let results = ConcurrentResults<PollSteps.Published>(count: polls.count)

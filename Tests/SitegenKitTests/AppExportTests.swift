@@ -241,6 +241,48 @@ struct AppExportTests {
         ])
     }
 
+    @Test("Every missing field of a record is named, at every level, in one build")
+    func missingFieldsAtEveryLevel() throws {
+        let site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: T\n")
+        // A trip lacking its name, its end date, and two fields of its first stop.
+        try site.write("Data/trips/t.json", """
+            {"id": "14141414-1414-4414-8414-141414141414",
+             "preferences": {"startDate": "2026-06-12", "sports": ["mlb"]},
+             "stops": [{"city": "Chicago", "state": "IL", "longitude": -87.63, "departureDate": "2026-06-14", "games": []}],
+             "travelSegments": [{"id": "s", "fromCity": "Chicago", "toCity": "Milwaukee", "distanceMeters": 1}]}
+            """)
+        // A poll whose second trip lacks a name and whose third a stop's latitude.
+        let trip = ExportDecodingTests.tripJSON
+        let nameless = trip.replacingOccurrences(of: #""name":"Loop","#, with: "")
+        let noLatitude = trip.replacingOccurrences(of: #""latitude":43.04,"#, with: "")
+        #expect(nameless != trip && noLatitude != trip)
+        try site.write("Data/polls/p.json", ExportDecodingTests().pollJSON(trips: "[\(trip),\n\(nameless),\n\(noLatitude)]"))
+        // A convoy whose origin lacks a name and whose checkpoint's coordinate a longitude.
+        try site.write("Data/convoys/c.json", """
+            {"id": "c1", "title": "C", "status": "draft", "createdAt": "2026-05-01", "modifiedAt": "2026-05-01",
+             "origin": {"latitude": 41.8, "longitude": -87.6},
+             "checkpoints": [{"order": 1, "place": {"name": "P", "coordinate": {"latitude": 42}}}]}
+            """)
+        let log = DiagnosticLog()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.write = false
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, log: log).run() }
+        let shown = displayPath(site.root) + "/"
+        let errors = log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") }
+        #expect(errors.sorted() == [
+            #"Data/convoys/c.json:2:12: error: origin.name: required field is missing"#,
+            #"Data/convoys/c.json:3:68: error: checkpoints[0].place.coordinate.longitude: required field is missing"#,
+            #"Data/polls/p.json:12:11: error: tripSnapshots[2].stops[1].latitude: required field is missing"#,
+            #"Data/polls/p.json:6:1: error: tripSnapshots[1].name: required field is missing"#,
+            #"Data/trips/t.json:1:1: error: name: required field is missing"#,
+            #"Data/trips/t.json:2:17: error: preferences.endDate: required field is missing"#,
+            #"Data/trips/t.json:3:12: error: stops[0]: 2 required fields of the stop are missing: "latitude", "arrivalDate""#,
+            #"Data/trips/t.json:4:21: error: travelSegments[0].durationSeconds: required field is missing"#,
+        ])
+    }
+
     // MARK: Dates and numbers
 
     @Test("Unix seconds read under numericDates: reference are a warning naming numericDates")

@@ -50,16 +50,19 @@ public struct ExportLoader: Sendable {
     /// Decodes every record in every JSON file below `folder` (missing folder: none).
     /// Files are processed in parallel; results keep file order, then record order; `files`
     /// are the paths of the files read, relative to the site folder.
+    /// `schema` is the schema of a record in those files: with it, a record missing a
+    /// required field has every missing field named, however deep (`RecordSchema.nested`).
     public func load<Record: Sendable>(
         _ folder: URL?,
         cloudKit recordType: CloudKitDump.RecordType? = nil,
+        schema: RecordSchema.OfRecord? = nil,
         record decode: @escaping @Sendable (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
     ) -> (records: [Record], files: [String]) {
         guard let folder else { return ([], []) }
         let urls = Self.jsonFiles(below: folder, log: log)
         let results = ConcurrentResults<([Record], String?)>(count: urls.count)
         DispatchQueue.concurrentPerform(iterations: urls.count) { index in
-            results[index] = loadFile(urls[index], cloudKit: recordType, decode: decode)
+            results[index] = loadFile(urls[index], cloudKit: recordType, schema: schema, decode: decode)
         }
         var records: [Record] = []
         var files: [String] = []
@@ -74,6 +77,7 @@ public struct ExportLoader: Sendable {
     package func loadFile<Record>(
         _ url: URL,
         cloudKit recordType: CloudKitDump.RecordType? = nil,
+        schema: RecordSchema.OfRecord? = nil,
         decode: (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record
     ) -> ([Record], String?) {
         let shown = displayPath(url)
@@ -126,7 +130,14 @@ public struct ExportLoader: Sendable {
             do {
                 records.append(try decode(decoder, field, locate(field.node.offset)))
             } catch {
-                report(error)
+                guard error.isMissingField, let schema else {
+                    report(error)
+                    continue
+                }
+                // Every field the record lacks, not only the first decoding met.
+                let missing = ExportDecoder.missingFields(in: field, schema(field))
+                if !missing.contains(where: { $0.path == error.path && $0.message == error.message }) { report(error) }
+                missing.forEach(report)
             }
         }
         notes.report(to: log, source: locate)

@@ -45,14 +45,14 @@ public struct ExportSet: Sendable {
         var set = ExportSet()
         set.voteFiles = ExportLoader.jsonFiles(below: config.inputs.votes, log: log)
         set.pollFiles = ExportLoader.jsonFiles(below: config.inputs.polls, log: log)
-        let convoys = loader.load(config.inputs.convoys) { (decoder, field, source) throws(FieldError) in try decoder.publishedConvoy(field, source: source) }
+        let convoys = loader.load(config.inputs.convoys, schema: { _ in .convoy }) { (decoder, field, source) throws(FieldError) in try decoder.publishedConvoy(field, source: source) }
         set.convoys = convoys.records.compactMap { $0 }
         ConvoyChecks.report(set.convoys, log: log)
-        let optionSets = loader.load(config.inputs.options) { (decoder, field, source) throws(FieldError) in try decoder.optionSet(field, source: source) }
+        let optionSets = loader.load(config.inputs.options, schema: { _ in .optionSet }) { (decoder, field, source) throws(FieldError) in try decoder.optionSet(field, source: source) }
         set.optionSets = OptionSetSlug.settle(optionSets.records, log: log)
-        let itineraries = loader.load(config.inputs.trips) { (decoder, field, source) throws(FieldError) in try decoder.itinerary(field, source: source) }
-        let games = loader.load(config.inputs.games) { (decoder, field, source) throws(FieldError) in try decoder.game(field, source: source) }
-        let items = loader.load(config.inputs.items, cloudKit: CloudKitDump.customItem) { (decoder, field, source) throws(FieldError) in
+        let itineraries = loader.load(config.inputs.trips, schema: RecordSchema.itineraryFile) { (decoder, field, source) throws(FieldError) in try decoder.itinerary(field, source: source) }
+        let games = loader.load(config.inputs.games, schema: { _ in .game }) { (decoder, field, source) throws(FieldError) in try decoder.game(field, source: source) }
+        let items = loader.load(config.inputs.items, cloudKit: CloudKitDump.customItem, schema: { _ in .customItem }) { (decoder, field, source) throws(FieldError) in
             try decoder.customItem(field, source: source)
         }
         set.itineraries = itineraries.records
@@ -66,7 +66,7 @@ public struct ExportSet: Sendable {
 
     /// One vote file read by `loader`.
     package static func readVotes(_ url: URL, loader: ExportLoader) -> [(UUID, Ballot)] {
-        let (votes, _) = loader.loadFile(url, cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
+        let (votes, _) = loader.loadFile(url, cloudKit: CloudKitDump.vote, schema: { _ in .vote }) { (decoder, field, source) throws(FieldError) in
             try decoder.vote(field, source: source)
         }
         return votes.map { ($0.pollId, Ballot($0)) }
@@ -98,7 +98,7 @@ public struct ExportSet: Sendable {
         // Problems in these files were reported on the first reading.
         let quiet = loader.reporting(to: DiagnosticLog())
         for url in voteFiles {
-            let (votes, _) = quiet.loadFile(url, cloudKit: CloudKitDump.vote) { (decoder, field, source) throws(FieldError) in
+            let (votes, _) = quiet.loadFile(url, cloudKit: CloudKitDump.vote, schema: { _ in .vote }) { (decoder, field, source) throws(FieldError) in
                 try decoder.vote(field, source: source)
             }
             for vote in votes where pollIds.contains(vote.pollId) {

@@ -10,24 +10,45 @@ public struct RecordSchema: Sendable {
     /// Each entry is one field: its name, then the other names the app writes it under.
     public let required: [[String]]
     public let known: Set<String>
+    /// The members that hold records of their own, so a record's every missing field can be
+    /// named at once, however deep (`ExportDecoder.missingFields`).
+    package let nested: [(key: String, record: Nested)]
 
-    package init(_ name: String, required: [[String]], optional: [String] = [], ignored: [String] = []) {
+    package indirect enum Nested: Sendable {
+        case object(RecordSchema)
+        case array(RecordSchema)
+    }
+
+    package init(_ name: String, required: [[String]], optional: [String] = [], ignored: [String] = [],
+                 nested: [(key: String, record: Nested)] = []) {
         self.name = name
         self.required = required
         known = Set(required.joined()).union(optional).union(ignored)
+        self.nested = nested
     }
 }
 
 extension RecordSchema {
+    /// The schema of one record of an input folder's files, given the record.
+    public typealias OfRecord = @Sendable (JSONField) -> RecordSchema
+
+    /// A record of an itinerary file: a bare trip, or `{trip, games, customItems}`.
+    public static let itineraryFile: OfRecord = { field in
+        if case .object(let object) = field.node.value, object["trip"] != nil { return .itinerary }
+        return .trip
+    }
+
     package static let poll = RecordSchema("poll",
         required: [["id", "pollId"], ["title"], ["shareCode"], ["tripSnapshots"], ["createdAt"], ["modifiedAt"]],
         optional: ["description"],
-        ignored: ["ownerId", "tripVersions"])
+        ignored: ["ownerId", "tripVersions"],
+        nested: [("tripSnapshots", .array(trip))])
     package static let vote = RecordSchema("vote",
         required: [["id", "voteId"], ["pollId"], ["odg", "voterId"], ["rankings"], ["votedAt"], ["modifiedAt"]])
     package static let trip = RecordSchema("trip",
         required: [["id"], ["name"], ["preferences"], ["stops"]],
-        optional: ["travelSegments", "totalGames", "totalDistanceMeters", "totalDrivingSeconds", "notes"])
+        optional: ["travelSegments", "totalGames", "totalDistanceMeters", "totalDrivingSeconds", "notes"],
+        nested: [("preferences", .object(preferences)), ("stops", .array(stop)), ("travelSegments", .array(segment))])
     package static let preferences = RecordSchema("trip preferences",
         required: [["startDate"], ["endDate"]],
         optional: ["sports"])
@@ -45,23 +66,29 @@ extension RecordSchema {
         optional: ["anchorId", "notes"])
     package static let itinerary = RecordSchema("itinerary",
         required: [["trip"]],
-        optional: ["games", "customItems"])
+        optional: ["games", "customItems"],
+        nested: [("trip", .object(trip)), ("games", .array(game)), ("customItems", .array(customItem))])
     package static let optionSet = RecordSchema("trip-option set",
         required: [["title"], ["options"]],
-        optional: ["id", "generatedAt"])
+        optional: ["id", "generatedAt"],
+        nested: [("options", .array(trip))])
     package static let convoy = RecordSchema("convoy",
         required: [["id"], ["title"], ["status"], ["origin"], ["createdAt"], ["modifiedAt"]],
         optional: ["notes", "destination", "checkpoints", "route", "vehicles", "visibility", "leaderVehicleId", "participants"],
-        ignored: ["invitations"])
+        ignored: ["invitations"],
+        nested: [("origin", .object(place)), ("destination", .object(place)), ("checkpoints", .array(checkpoint)),
+                 ("route", .object(route)), ("vehicles", .array(vehicle)), ("participants", .array(participant))])
     package static let place = RecordSchema("place",
         required: [["name"]],
-        optional: ["address", "latitude", "longitude", "coordinate"])
+        optional: ["address", "latitude", "longitude", "coordinate"],
+        nested: [("coordinate", .object(coordinate))])
     package static let coordinate = RecordSchema("coordinate",
         required: [["latitude"], ["longitude"]])
     package static let checkpoint = RecordSchema("checkpoint",
         required: [["place"], ["order"]],
         optional: ["notes"],
-        ignored: ["id"])
+        ignored: ["id"],
+        nested: [("place", .object(place))])
     package static let route = RecordSchema("route",
         required: [["distanceMeters", "distance"], ["durationSeconds", "duration"]])
     package static let vehicle = RecordSchema("vehicle",
@@ -80,16 +107,50 @@ extension ExportDecoder {
             notes?.unknownField(member.key, at: JSONField(member.value, path: field.path.appending(member.key)),
                                 schema: schema)
         }
-        let missing = schema.required.filter { names in !names.contains { fields.object[$0] != nil } }
+        if let error = Self.missingError(field, fields.object, schema) { throw error }
+        return JSONFields(object: fields.object, field: field, schema: schema)
+    }
+
+    /// The error naming the required fields `object` (at `field`) lacks, nil when it has them.
+    private static func missingError(_ field: JSONField, _ object: JSONObject, _ schema: RecordSchema) -> FieldError? {
+        let missing = schema.required.filter { names in !names.contains { object[$0] != nil } }
         if missing.count == 1, let names = missing.first {
-            throw FieldError(path: field.path.appending(names[0]), offset: field.node.offset,
-                             message: "required field is missing\(Self.alternatives(names))")
+            return FieldError(path: field.path.appending(names[0]), offset: field.node.offset,
+                              message: "required field is missing\(alternatives(names))", isMissingField: true)
         }
         if missing.count > 1 {
-            let list = missing.map { "\"\($0[0])\"\(Self.alternatives($0))" }.joined(separator: ", ")
-            throw field.error("\(missing.count) required fields of the \(schema.name) are missing: \(list)")
+            let list = missing.map { "\"\($0[0])\"\(alternatives($0))" }.joined(separator: ", ")
+            var error = field.error("\(missing.count) required fields of the \(schema.name) are missing: \(list)")
+            error.isMissingField = true
+            return error
         }
-        return JSONFields(object: fields.object, field: field, schema: schema)
+        return nil
+    }
+
+    /// Every missing required field of the record at `field` and of the records inside it
+    /// (a trip's preferences, stops and segments; a poll's trips; …), one error per object
+    /// that lacks any, in the order of the file. Decoding stops at the first error; this
+    /// is asked only then, so a file with many gaps is fixed in one go, not one per build.
+    package static func missingFields(in field: JSONField, _ schema: RecordSchema) -> [FieldError] {
+        guard case .object(let object) = field.node.value else { return [] }
+        var errors = missingError(field, object, schema).map { [$0] } ?? []
+        for (key, nested) in schema.nested {
+            guard let node = object[key] else { continue }
+            let member = JSONField(node, path: field.path.appending(key))
+            switch (nested, node.value) {
+            case (.object(let inner), .object):
+                errors += missingFields(in: member, inner)
+            case (.array(let inner), .array(let elements)):
+                for (index, element) in elements.enumerated() {
+                    errors += missingFields(in: JSONField(element, path: member.path.appending(index: index)), inner)
+                }
+            default:
+                // Another kind of value (a tripSnapshots string of base64, a null) is checked
+                // when it is decoded.
+                continue
+            }
+        }
+        return errors
     }
 
     package static func alternatives(_ names: [String]) -> String {

@@ -5,6 +5,9 @@ public struct FieldError: Error, Sendable, Equatable {
     public let path: JSONPath
     public let offset: Int
     public let message: String
+    /// A required field is absent: the loader then names every absent field of the record,
+    /// at every level (`ExportDecoder.missingFields`), not only this first one.
+    package var isMissingField = false
 }
 
 /// A value at a known path, with typed accessors that throw `FieldError`s whose messages
@@ -178,6 +181,6 @@ public struct JSONFields: Sendable {
         let alternatives = keys.dropFirst().map { "\"\($0)\"" }.joined(separator: " or ")
         let also = alternatives.isEmpty ? "" : " (or \(alternatives))"
         throw FieldError(path: field.path.appending(keys[0]), offset: field.node.offset,
-                         message: "required field is missing\(also)")
+                         message: "required field is missing\(also)", isMissingField: true)
     }
 }
