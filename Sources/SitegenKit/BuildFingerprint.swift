@@ -89,11 +89,13 @@ public struct BuildFingerprint: Sendable, Equatable {
         stamps.filter { FileStamp($0.0.path) != $0.1 }.map(\.0)
     }
 
-    /// What makes the files besides the inputs: sitegen itself, and with preview cards their
-    /// drawing code, libraries and fonts (a cairo or font upgrade changes cards, not the
-    /// binary). A site without cards does not depend on them, nor pay for asking fontconfig.
+    /// What makes the files besides the inputs: sitegen itself, the tz database that names
+    /// time zones (Formatting.abbreviation), and with preview cards their drawing code,
+    /// libraries and fonts (a cairo, font or tzdata upgrade changes pages, not the binary).
+    /// A site without cards does not depend on them, nor pay for asking fontconfig.
     static func toolLines(previews: Bool) -> [String] {
-        ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())"] + (previews ? ["cards \(PreviewCard.drawingCode)"] : [])
+        ["sitegen \(SitegenVersion.current)", "binary \(executableIdentity())", "tzdata \(ZoneAbbreviations.shared.version ?? "-")"]
+            + (previews ? ["cards \(PreviewCard.drawingCode)"] : [])
     }
 
     static func inputURLs(_ config: SiteConfig) -> [URL] {

@@ -174,6 +174,48 @@ struct ItineraryTimelineTests {
         #expect(format.time(texas.startTime, in: nil) == "7:05 PM CDT")
     }
 
+    @Test("Games abroad show their zone's own abbreviation, as the tz database writes it")
+    func abroad() {
+        let format = Formatting(timeZone: S.chicago)
+        func shown(_ instant: String, _ zone: String) -> String { format.time(S.date(instant), in: TimeZone(identifier: zone)) }
+        // MLB's London, Tokyo and Seoul series; ICU's English names had only "GMT+1", "GMT+9".
+        #expect(shown("2026-06-13T12:00:00Z", "Europe/London") == "1:00 PM BST")
+        #expect(shown("2026-01-13T12:00:00Z", "Europe/London") == "12:00 PM GMT")
+        #expect(shown("2026-03-18T10:05:00Z", "Asia/Tokyo") == "7:05 PM JST")
+        #expect(shown("2026-03-20T09:05:00Z", "Asia/Seoul") == "6:05 PM KST")
+        #expect(shown("2026-06-13T16:00:00Z", "Europe/Berlin") == "6:00 PM CEST")
+        #expect(shown("2026-06-13T15:00:00Z", "America/St_Johns") == "12:30 PM NDT")
+        #expect(shown("2026-06-13T12:00:00Z", "Asia/Kolkata") == "5:30 PM IST")
+        #expect(shown("2026-06-13T17:00:00Z", "Etc/UTC") == "5:00 PM UTC")
+        // Foundation knows the zone "UTC" by the identifier "GMT".
+        #expect(TimeZone(identifier: "UTC")?.identifier == "GMT")
+        // Ireland's standard time is its summer time; its winter time is "negative" daylight time.
+        #expect(shown("2026-06-13T12:00:00Z", "Europe/Dublin") == "1:00 PM IST")
+        #expect(shown("2026-01-13T12:00:00Z", "Europe/Dublin") == "12:00 PM GMT")
+        // The tz database writes São Paulo's as a number ("-03"): the offset is shown.
+        #expect(shown("2026-06-13T12:00:00Z", "America/Sao_Paulo") == "9:00 AM UTC−3")
+        // North America as before.
+        #expect(shown("2026-06-13T23:00:00Z", "America/Chicago") == "6:00 PM CDT")
+        #expect(shown("2026-01-13T23:00:00Z", "America/Halifax") == "7:00 PM AST")
+    }
+
+    @Test("Zone names: POSIX TZ strings read, paths out of the zoneinfo folder refused, no file no name")
+    func zoneAbbreviations() {
+        typealias Z = ZoneAbbreviations
+        #expect(Z.parse("GMT0BST,M3.5.0/1,M10.5.0") == Z.Names(standard: ("GMT", 0), daylight: ("BST", 3600)))
+        #expect(Z.parse("NST3:30NDT,M3.2.0,M11.1.0") == Z.Names(standard: ("NST", -12_600), daylight: ("NDT", -9_000)))
+        #expect(Z.parse("IST-1GMT0,M10.5.0,M3.5.0/1") == Z.Names(standard: ("IST", 3600), daylight: ("GMT", 0)))
+        #expect(Z.parse("<-03>3") == Z.Names(standard: ("-03", -10_800), daylight: nil))
+        #expect(Z.parse("JST-9") == Z.Names(standard: ("JST", 32_400), daylight: nil))
+        #expect(Z.parse("") == nil)
+        #expect(Z.isZoneName("America/Argentina/Buenos_Aires") && Z.isZoneName("Etc/GMT+5"))
+        #expect(!Z.isZoneName("../../etc/passwd") && !Z.isZoneName("/etc/passwd") && !Z.isZoneName("Europe//London") && !Z.isZoneName(""))
+        #expect(ZoneAbbreviations(folder: "/nonexistent").abbreviation("Europe/London", offset: 3600, isDaylightSaving: true) == nil)
+        // A name whose offset is not the one computed (other rules, another tzdata) is not taken.
+        #expect(Z.shared.abbreviation("Europe/London", offset: 7200, isDaylightSaving: true) == nil)
+        #expect(Z.shared.version?.isEmpty == false)
+    }
+
     /// Two stops with one drive between them and a game at each; `segmentDeparture` is
     /// an ISO 8601 string or nil.
     func twoStopTrip(from: (city: String, zone: String, game: String), to: (city: String, zone: String, game: String),

@@ -79,11 +79,15 @@ public struct Formatting: Sendable {
         "\(longDate(date)) at \(time(date))"
     }
 
-    /// The zone's abbreviation at that instant ("CDT", "MST"). Foundation on Linux answers
-    /// `abbreviation(for:)` with "GMT-5", so the short names come from ICU's English data;
-    /// where it has no letters (e.g. "GMT+1") the offset is shown as "UTC+1".
+    /// The zone's abbreviation at that instant ("CDT", "BST", "JST"): the tz database's
+    /// (ZoneAbbreviations), else ICU's English short name (Foundation on Linux answers
+    /// `abbreviation(for:)` with "GMT-5"); where neither has letters the offset is shown as
+    /// "UTC−3".
     public func abbreviation(_ zone: TimeZone, at date: Date) -> String {
         let offset = ZoneOffsets.shared.offset(zone, at: date)
+        if let name = ZoneAbbreviations.shared.abbreviation(zone.identifier, offset: offset.seconds, isDaylightSaving: offset.isDaylightSaving) {
+            return name
+        }
         let style: NSTimeZone.NameStyle = offset.isDaylightSaving ? .shortDaylightSaving : .shortStandard
         if let letters = Self.shortNames.name(zone, style), !letters.hasPrefix("GMT+"), !letters.hasPrefix("GMT-"),
            !letters.contains(" ") {
