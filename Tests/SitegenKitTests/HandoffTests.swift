@@ -279,6 +279,10 @@ struct ConvoyHandoffTests {
         let gpx = try partial.page("convoys/B5CA4696-6BF2-40BF-A868-B5C5B2AE78D0/route.gpx")
         #expect(gpx.components(separatedBy: "<rtept ").count - 1 == 2)
         #expect(!gpx.contains("Wrigley"))
+        // The directions say which stops they pass by, in the convoy's order.
+        let directions = try partial.page(ConvoySite.examplePage)
+        #expect(directions.contains(#"<p class="note">Not in these directions, as they have no coordinates: Wrigley Field and Cheese Castle.</p>"#))
+        #expect(!(try ConvoySite(example: Self.routed()).page(ConvoySite.examplePage)).contains("Not in these directions"))
 
         var lone = ConvoyExample()
         lone["destination"] = NSNull()

@@ -79,7 +79,7 @@ package enum ConvoyPages {
             route: convoy.route.map {
                 ConvoyPageModel.Route(distance: Formatting.miles(meters: $0.distanceMeters), duration: Formatting.duration(seconds: $0.durationSeconds))
             },
-            directions: HandoffLinks.directions(convoy.routePoints, label: "Directions"),
+            directions: HandoffLinks.directions(convoy.routePoints, label: "Directions", leftOut: convoy.routePlaces.withoutCoordinates),
             routeFileHref: convoy.routeFilePath.map { kit.href($0, from: convoy.path) },
             stops: stops(convoy),
             vehicleCount: Formatting.count(convoy.vehicles.count, "vehicle"),

@@ -19,7 +19,9 @@ package enum HandoffLinks {
     /// Directions through `points` in both services; nil when there is no drive (fewer than
     /// two points). A route longer than a service takes in one link is split into parts,
     /// each named by where it starts and ends.
-    package static func directions(_ points: [RoutePoint], label: String) -> Directions? {
+    /// `leftOut`: the names of places on the way that have no coordinates, so no link can
+    /// lead through them; the note says so, or a driver would pass them by.
+    package static func directions(_ points: [RoutePoint], label: String, leftOut: [String] = []) -> Directions? {
         let google = RouteHandoff.links(points, service: .google)
         guard !google.isEmpty else { return nil }
         let apple = RouteHandoff.links(points, service: .apple)
@@ -27,10 +29,14 @@ package enum HandoffLinks {
         var limits: [String] = []
         if google.count > 1 { limits.append("Google Maps opens up to \(RouteHandoff.googleMaxWaypoints + 2) places at a time") }
         if apple.count > 1 { limits.append(limits.isEmpty ? "Apple Maps opens one stretch at a time" : "Apple Maps one stretch at a time") }
+        var notes = limits.isEmpty ? [] : [limits.joined(separator: ", ") + "."]
+        if !leftOut.isEmpty {
+            notes.append("Not in these directions, as they have no coordinates: \(listJoined(BidiIsolation.isolated(leftOut))).")
+        }
         return Directions(
             directionsLabel: label,
             mapsLinks: rows(google, whole: "Open in Google Maps", part: "Google Maps") + rows(apple, whole: "Apple Maps", part: "Apple Maps"),
-            directionsNote: limits.isEmpty ? nil : limits.joined(separator: ", ") + ".")
+            directionsNote: notes.isEmpty ? nil : notes.joined(separator: " "))
     }
 
     private static func rows(_ links: [RouteHandoff.Link], whole: String, part: String) -> [Directions.MapsLink] {
