@@ -307,3 +307,42 @@ struct ConvoyHandoffTests {
         #expect(gpx.contains("<name>Mars &amp; &quot;Cheese&quot;</name>"))
     }
 }
+
+@Suite("Link preview metadata within what chat apps and X take")
+struct PreviewMetadataTests {
+    @Test("Long text is cut at a space with an ellipsis, isolates closed; short text is kept")
+    func shortenedText() {
+        #expect(shortened("Short enough.", toAtMost: 200) == "Short enough.")
+        let cities = (1...60).map { "City \($0)" }.joined(separator: " → ")
+        let cut = shortened("Jun 12 – 20, 2026: \(cities).", toAtMost: 60)
+        #expect(cut == "Jun 12 – 20, 2026: City 1 → City 2 → City 3 → City 4…")
+        #expect(cut.count <= 60)
+        // A cut inside an isolated name closes it.
+        let hebrew = "\u{2068}" + String(repeating: "שלום ", count: 30) + "\u{2069}"
+        let closed = shortened(hebrew, toAtMost: 40)
+        #expect(closed.hasSuffix("…\u{2069}"))
+        #expect(closed.count <= 41)
+    }
+
+    @Test("A trip of 60 stops: its description and image alt text are cut, the page keeps every stop")
+    func longTrip() throws {
+        let stops = (0..<60).map { index in
+            #"{"city":"Town \#(index)","state":"IL","latitude":\#(40 + Double(index) / 100),"longitude":-88,"arrivalDate":"2026-06-12","departureDate":"2026-06-12","games":[]}"#
+        }
+        let trip = #"{"id":"11111111-1111-1111-1111-11111111111a","name":"Long","preferences":{"startDate":"2026-06-12","endDate":"2026-06-14","sports":["mlb"]},"stops":[\#(stops.joined(separator: ","))],"travelSegments":[]}"#
+        let site = try CalendarSubscriptionTests().itinerarySite(baseURL: "https://example.org/", trip: trip, catalog: nil)
+        let page = try site.read("Output/\(CalendarSubscriptionTests.loop)index.html")
+        func content(_ name: String) throws -> String {
+            let start = try #require(page.range(of: "<meta \(name)=\"")?.upperBound ?? nil)
+            return String(page[start...].prefix { $0 != "\"" })
+        }
+        let description = try content("property=\"og:description\" content")
+        #expect(description.count <= 200 && description.hasSuffix("…"))
+        #expect(description.hasPrefix("Jun 12 – 14, 2026: Town 0 → Town 1 → "))
+        #expect(try content("name=\"twitter:description\" content") == description)
+        #expect(try content("name=\"description\" content") == description)
+        let alt = try content("property=\"og:image:alt\" content")
+        #expect(alt.count <= 420 && alt.hasSuffix("…"))
+        #expect(page.contains("Town 59"))
+    }
+}

@@ -187,6 +187,28 @@ public struct Formatting: Sendable {
     }
 }
 
+/// `text` cut to at most `limit` characters for a preview's metadata, which chat apps and
+/// X cut anyway (X documents 200 characters for a description, 420 for an image's alt
+/// text): at the last space of the kept part when there is one in its last fifth, ended
+/// with "…", with every direction isolate it opened closed (BidiIsolation).
+package func shortened(_ text: String, toAtMost limit: Int) -> String {
+    guard text.count > limit, limit > 1 else { return text }
+    var kept = text.prefix(limit - 1)
+    if let space = kept.lastIndex(of: " "), kept.distance(from: space, to: kept.endIndex) <= limit / 5 {
+        kept = kept[..<space]
+    }
+    while let last = kept.last, last == " " || last == "," || last == ";" || last == ":" || last == "→" { kept = kept.dropLast() }
+    var open = 0
+    for scalar in kept.unicodeScalars {
+        switch scalar.value {
+        case 0x2066...0x2068: open += 1
+        case 0x2069: open = max(0, open - 1)
+        default: break
+        }
+    }
+    return String(kept) + "…" + String(repeating: "\u{2069}", count: open)
+}
+
 /// "A", "A and B", "A, B and C"
 package func listJoined(_ items: [String]) -> String {
     switch items.count {

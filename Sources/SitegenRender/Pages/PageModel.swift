@@ -33,6 +33,7 @@ package struct PageLayout: TemplateModel {
     package var fullTitle: String
     package var title: String
     package var siteTitle: String
+    /// At most `descriptionLimit` characters (`shortened`).
     package var description: String
     package var ogType: String
     package var noindex: Bool
@@ -46,6 +47,10 @@ package struct PageLayout: TemplateModel {
     package var canonical: String?
     /// The link-preview image.
     package var image: Image?
+
+    /// What X documents for a card's description and an image's alt text; chat apps show
+    /// less. Search engines show about 160 characters of a description.
+    package static let descriptionLimit = 200, altLimit = 420
 
     package struct Image: TemplateModel {
         package var url: String

@@ -85,7 +85,7 @@ public struct RenderKit: Sendable {
             fullTitle: meta.path.isEmpty ? config.title : "\(BidiIsolation.isolated(meta.title)) · \(BidiIsolation.isolated(config.title))",
             title: meta.title,
             siteTitle: config.title,
-            description: meta.description,
+            description: shortened(meta.description, toAtMost: PageLayout.descriptionLimit),
             ogType: meta.ogType,
             noindex: meta.noindex,
             stylesheet: link("assets/site.css"),
@@ -95,7 +95,8 @@ public struct RenderKit: Sendable {
             generator: "sitegen \(SitegenVersion.current)",
             canonical: meta.absoluteLinks ? nil : links.absolute(meta.path),
             image: meta.image.map { image in
-                PageLayout.Image(url: links.absolute(image.path) ?? link(image.path), alt: image.alt, width: image.width, height: image.height)
+                PageLayout.Image(url: links.absolute(image.path) ?? link(image.path), alt: shortened(image.alt, toAtMost: PageLayout.altLimit),
+                                 width: image.width, height: image.height)
             })
     }
 
