@@ -90,7 +90,9 @@ public struct BuildState: Sendable, Equatable {
         var paths: [String] = []
         do {
             while let line = try lines.next() {
-                paths.append(try JSONField(try JSONParser.parse(Array(line))).object().required("path").string())
+                let path = try JSONField(try JSONParser.parse(Array(line))).object().required("path").string()
+                guard SafePath.isSafe(path) else { return nil }
+                paths.append(path)
             }
         } catch {
             return nil
@@ -103,13 +105,15 @@ public struct BuildState: Sendable, Equatable {
         let lines = try LineReader(path: url.path)
         _ = try lines.next()
         while let line = try lines.next() {
-            if let (path, file) = Self.quickOutputLine(line) {
-                try body(path, file)
-            } else {
-                let (path, file) = try Self.outputLine(line)
-                try body(path, file)
-            }
+            let (path, file) = try Self.quickOutputLine(line) ?? Self.outputLine(line)
+            guard SafePath.isSafe(path) else { throw UnsafeRecordedPath() }
+            try body(path, file)
         }
+    }
+
+    /// A recorded path that leads out of the output folder or names no file in it.
+    struct UnsafeRecordedPath: Error, CustomStringConvertible {
+        var description: String { "it lists a path that is not inside the output folder" }
     }
 
     /// A line of the file list read as JSON (one `quickOutputLine` does not take).
@@ -185,10 +189,15 @@ public struct BuildState: Sendable, Equatable {
             do {
                 let lines = try LineReader(path: url.path, from: parts[part].lowerBound, to: parts[part].upperBound)
                 while let line = try lines.next() {
+                    // A path that is not one sitegen writes (`..`, absolute) makes the list
+                    // unreadable, so a full build replaces the folder: a rebuild in place
+                    // removes recorded paths, and must never reach outside it.
                     if let (path, file) = Self.quickOutputFields(line) {
+                        guard SafePath.isSafe(bytes: path) else { throw UnsafeRecordedPath() }
                         entries.append((PathKey(path), file))
                     } else {
                         let (path, file) = try Self.outputLine(line)
+                        guard SafePath.isSafe(path) else { throw UnsafeRecordedPath() }
                         entries.append((PathKey(path), file))
                     }
                 }

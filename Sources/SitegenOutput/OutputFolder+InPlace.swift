@@ -180,15 +180,7 @@ extension OutputFolder {
     /// the staging folder into place. Safe to repeat: a file already moved or removed is
     /// passed over.
     private func apply(moved: [String], removed: [String]) throws(OutputError) {
-        for path in removed {
-            unlink(outputPath + "/" + path)
-            var folder = path
-            while let slash = folder.lastIndex(of: "/") {
-                folder = String(folder[..<slash])
-                // Fails, and stops, at the first folder that still holds something.
-                guard rmdir(outputPath + "/" + folder) == 0 else { break }
-            }
-        }
+        for path in removed { removeWithinOutput(path) }
         let folders = CreatedDirectories()
         for path in moved {
             let from = stagingPath + "/" + path, to = outputPath + "/" + path
@@ -204,6 +196,28 @@ extension OutputFolder {
                 if errno == ENOENT && !Self.exists(from) { continue }
                 throw OutputError(message: "\(displayPath(output.appendingPathComponent(path))): cannot move the new file into place: \(String(cString: strerror(errno)))")
             }
+        }
+    }
+
+    /// Removes the file at `path` and the folders it leaves empty, never through a link: each
+    /// folder on the way is opened with O_NOFOLLOW from the one above, so a folder someone
+    /// replaced with a link (to their own files elsewhere) stops the removal there, and
+    /// nothing outside the output folder is touched. The link itself is theirs and stays.
+    func removeWithinOutput(_ path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var folders: [Int32] = [Glibc.open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)]
+        defer { for folder in folders where folder >= 0 { close(folder) } }
+        guard folders[0] >= 0 else { return }
+        for part in parts.dropLast() {
+            let next = openat(folders[folders.count - 1], part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else { return }
+            folders.append(next)
+        }
+        unlinkat(folders[folders.count - 1], parts[parts.count - 1], 0)
+        // Each emptied folder from its parent's descriptor; fails, and stops, at the first
+        // that still holds something.
+        for level in stride(from: folders.count - 1, to: 0, by: -1) {
+            guard unlinkat(folders[level - 1], parts[level - 1], AT_REMOVEDIR) == 0 else { break }
         }
     }
 

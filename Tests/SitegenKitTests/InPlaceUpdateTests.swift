@@ -61,6 +61,34 @@ struct InPlaceUpdateTests {
         try folder.publish(record(fingerprint, files: files.count + 1))
     }
 
+    @Test("A folder replaced by a link to someone's files elsewhere: removing its recorded files never goes through it")
+    func removalNeverFollowsLinks() throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["a/b/index.html": "ours", "a/b/other.html": "ours too", "c.html": "c"])
+        let elsewhere = site.root.appendingPathComponent("Elsewhere")
+        try site.write("Elsewhere/index.html", "theirs")
+        try site.write("Elsewhere/other.html", "theirs too")
+        try FileManager.default.removeItem(at: output(site).appendingPathComponent("a/b"))
+        try FileManager.default.createSymbolicLink(at: output(site).appendingPathComponent("a/b"), withDestinationURL: elsewhere)
+        try publish(site, "two", ["c.html": "c"])
+        #expect(try site.read("Elsewhere/index.html") == "theirs" && site.read("Elsewhere/other.html") == "theirs too")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: output(site).appendingPathComponent("a/b").path) == elsewhere.path)
+    }
+
+    @Test("A build state naming a path outside the output folder is unreadable: nothing outside is removed")
+    func recordedPathOutside() throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["a.html": "a", "b.html": "b"])
+        try site.write("victim.txt", "not sitegen's")
+        let state = BuildState.url(for: output(site))
+        let text = try String(contentsOf: state, encoding: .utf8)
+        #expect(text.components(separatedBy: #""b.html""#).count == 2)
+        try text.replacingOccurrences(of: #""b.html""#, with: #""../victim.txt""#).write(to: state, atomically: true, encoding: .utf8)
+        // Without a readable record the folder's files are not known to be sitegen's.
+        #expect(throws: OutputError.self) { try publish(site, "two", ["a.html": "a changed"]) }
+        #expect(try site.read("victim.txt") == "not sitegen's")
+    }
+
     @Test("A file where a folder was (or a folder where a file was) falls back to the full swap")
     func fileReplacesFolder() throws {
         let site = try TemporarySite()

@@ -8,6 +8,11 @@ public enum SafePath {
         path.utf8.withContiguousStorageIfAvailable(isSafe) ?? isSafe(Array(path.utf8))
     }
 
+    /// The same for a path's UTF-8 bytes (a line of the build state, not yet a string).
+    public static func isSafe(bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer(isSafe)
+    }
+
     private static func isSafe(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
         var partStart = 0
