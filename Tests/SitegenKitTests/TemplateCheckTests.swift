@@ -96,8 +96,42 @@ struct TemplateCheckTests {
         #expect(try problem(["t": "{{#rows}}{{>row}}{{/rows}}", "row": "{{name}}"]) == nil)
         #expect(try problem(["t": "{{>row}}", "row": "{{name}}"])
             == "Templates/row.mustache:1:1: error: {{name}}: no such variable on a test page (did you mean \"note\"?)")
-        // A partial that includes itself is checked once, not forever.
+        // A partial that includes itself is checked once, not forever (loading refuses it
+        // before the check: `cycles`).
         #expect(try problem(["t": "{{>row}}", "row": "{{total}}{{#rows}}{{>row}}{{/rows}}"]) == nil)
+    }
+
+    /// The error loading `templates` (name → text) as a templates folder gives, as printed.
+    func loadProblem(_ templates: [String: String]) throws -> String? {
+        let site = try TemporarySite()
+        for (name, text) in templates { try site.write("Templates/\(name).mustache", text) }
+        do {
+            _ = try TemplateSet.load(from: site.root.appendingPathComponent("Templates"), required: [])
+            return nil
+        } catch {
+            return error.description.replacingOccurrences(of: displayPath(site.root) + "/", with: "")
+        }
+    }
+
+    @Test("A template that includes itself, directly or through others, is refused at its reference, not rendered forever")
+    func cycles() throws {
+        #expect(try loadProblem(["page": "<p>\n{{<page}}{{$main}}x{{/main}}{{/page}}\n"])
+            == #"Templates/page.mustache:2:1: error: template "page" includes itself (page → page): it would never finish rendering"#)
+        #expect(try loadProblem(["a": "{{>b}}", "b": "{{#rows}}{{>c}}{{/rows}}", "c": "x {{> a}}"])
+            == #"Templates/c.mustache:1:3: error: template "c" includes itself (a → b → c → a): it would never finish rendering"#)
+        #expect(try loadProblem(["a": "{{>b}}{{>c}}", "b": "{{>c}}", "c": "x"]) == nil)
+    }
+
+    @Test("Sections nested past 100 deep are a syntax error, not a stack overflow")
+    func deepNesting() throws {
+        func nested(_ depth: Int) -> String {
+            String(repeating: "{{#open}}", count: depth) + "x" + String(repeating: "{{/open}}", count: depth)
+        }
+        #expect(try loadProblem(["t": nested(100)]) == nil)
+        #expect(try loadProblem(["t": nested(101)])
+            == "Templates/t.mustache:1:910: error: template syntax error: sections, parents and blocks nested more than 100 deep")
+        #expect(try loadProblem(["t": nested(5000)])
+            == "Templates/t.mustache:1:910: error: template syntax error: sections, parents and blocks nested more than 100 deep")
     }
 
     @Test("A parent layout is checked with the page's variables; a block's override is checked in the file that overrides it")

@@ -99,7 +99,18 @@ package struct MustacheParser {
 
     // MARK: - Grammar
 
+    /// Sections, parents and blocks open around the one being read.
+    private var depth = 0
+    /// Deeper nesting is refused: parsing and rendering recurse once a level, and five
+    /// thousand levels overflowed the stack. Sitegen's own templates nest five deep.
+    package static let maxDepth = 100
+
     private mutating func parse(state initial: State) throws(Failure) -> [TemplateNode] {
+        guard depth <= Self.maxDepth else {
+            throw Failure(message: "sections, parents and blocks nested more than \(Self.maxDepth) deep")
+        }
+        depth += 1
+        defer { depth -= 1 }
         var nodes: [TemplateNode] = []
         var state = initial
         var whiteSpaceBefore = ""

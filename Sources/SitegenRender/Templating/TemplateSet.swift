@@ -66,6 +66,7 @@ public struct TemplateSet: Sendable {
                     message: "template \"\(name)\" refers to \"\(reference.name)\", which does not exist in \(shownFolder)"))
             }
         }
+        try refuseCycles(texts)
         let check = TemplateCheck(templates: parsed, files: texts.mapValues { displayPath($0.0) })
         for root in required {
             do {
@@ -75,6 +76,29 @@ public struct TemplateSet: Sendable {
             }
         }
         return TemplateSet(renderer: MustacheRenderer(templates: parsed), names: names, folder: folder, engine: engine)
+    }
+
+    /// A template that includes itself, directly or through others (`{{> x}}` or `{{< x}}`
+    /// in x), would render forever: refused, naming the chain, at the reference that
+    /// closes it. Sitegen's contexts are finite, so a partial that recurses over nested data
+    /// has no use here.
+    private static func refuseCycles(_ texts: [String: (URL, String)]) throws(TemplateError) {
+        let references = texts.mapValues { self.references(in: $0.1) }
+        var finished = Set<String>()
+        func visit(_ name: String, _ chain: [String]) throws(TemplateError) {
+            if finished.contains(name) { return }
+            for reference in references[name] ?? [] {
+                if let start = chain.firstIndex(of: reference.name) ?? (reference.name == name ? chain.count : nil) {
+                    let loop = (chain[start...] + [name, reference.name]).joined(separator: " → ")
+                    throw TemplateError(diagnostic: Diagnostic(
+                        .error, file: displayPath(texts[name]!.0), line: reference.line, column: reference.column,
+                        message: "template \"\(name)\" includes itself (\(loop)): it would never finish rendering"))
+                }
+                try visit(reference.name, chain + [name])
+            }
+            finished.insert(name)
+        }
+        for name in texts.keys.sorted() { try visit(name, []) }
     }
 
     /// Partials (`{{> x}}`) and parents (`{{< x}}`) named in a template, with positions.
