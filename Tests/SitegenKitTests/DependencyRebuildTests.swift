@@ -297,6 +297,38 @@ struct DependencyRebuildTests {
         #expect(paths == paths.sorted())
     }
 
+    @Test("--changes never writes over a published page, sitegen's record, an export, a template or site.yml")
+    func changesFileRefused() throws {
+        let site = try site()
+        try buildOnDisk(site)
+        let before = try fileTree(site.root)
+        try FileManager.default.createSymbolicLink(at: site.root.appendingPathComponent("linked.txt"),
+                                                   withDestinationURL: site.root.appendingPathComponent("Output/index.html"))
+        for (target, why) in [
+            ("Output/index.html", "it is in the output folder Output, or one of sitegen's files beside it"),
+            ("Output/new.txt", "it is in the output folder Output, or one of sitegen's files beside it"),
+            (".Output.sitegen-state.json", "it is in the output folder Output, or one of sitegen's files beside it"),
+            ("linked.txt", "it is in the output folder Output, or one of sitegen's files beside it"),
+            ("Data/polls/a.json", "it is in Data/polls, which sitegen reads"),
+            ("Templates/home.mustache", "it is in Templates, which sitegen reads"),
+            ("site.yml", "it is the site configuration"),
+        ] {
+            var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+            options.changesFile = site.root.appendingPathComponent(target)
+            do {
+                _ = try SiteBuilder(options: options, log: DiagnosticLog()).run()
+                Issue.record("--changes \(target) was written")
+            } catch let failure as BuildFailure {
+                #expect(failure.exitStatus == 2)
+                guard case .configuration(let diagnostic) = failure else { Issue.record("\(failure)"); continue }
+                let shown = diagnostic.message.replacingOccurrences(of: displayPath(site.root) + "/", with: "")
+                #expect(shown == "--changes cannot write here: \(why)", "\(target)")
+            }
+        }
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("linked.txt"))
+        #expect(try fileTree(site.root) == before)
+    }
+
     @Test("A build that finishes a killed rebuild's moves lists that rebuild's changes, even when nothing else changed")
     func changesOfAKilledBuild() throws {
         let site = try site()

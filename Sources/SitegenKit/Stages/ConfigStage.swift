@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 import SitegenInput
 import SitegenOutput
 
@@ -40,6 +41,7 @@ struct ConfigStage {
         if let output = options.output { config.output = output.standardizedFileURL }
         config.output = OutputFolder.resolvingLinks(config.output)
         guard options.write else { return .build(Setup(config: config)) }
+        if let changes = options.changesFile { try Self.checkChangesFile(changes, config: config, configFile: options.configFile) }
 
         let output = try output(for: config)
         do {
@@ -60,6 +62,31 @@ struct ConfigStage {
         }
         return .build(Setup(config: config, output: output, fingerprint: fingerprint, reusablePolls: output.lastPollKeys,
                             lastPollCache: lastPollCache))
+    }
+
+    /// `--changes FILE` is written over whatever is there: refused inside the output folder
+    /// (it would replace a published page, or sitegen's own record beside it) and where
+    /// sitegen reads (an export, a template, site.yml). Links are resolved first.
+    static func checkChangesFile(_ file: URL, config: SiteConfig, configFile: URL) throws(BuildFailure) {
+        let path = OutputFolder.resolvingLinks(file).path
+        let output = config.output.path
+        let outputName = config.output.lastPathComponent
+        let besideOutput = config.output.deletingLastPathComponent().path + "/." + outputName + ".sitegen-"
+        func inside(_ folder: URL) -> Bool {
+            let folder = OutputFolder.resolvingLinks(folder).path
+            return path == folder || path.hasPrefix(folder + "/")
+        }
+        var why: String?
+        if path == output || path.hasPrefix(output + "/") || path.hasPrefix(besideOutput) {
+            why = "it is in the output folder \(displayPath(config.output)), or one of sitegen's files beside it"
+        } else if path == OutputFolder.resolvingLinks(configFile).path {
+            why = "it is the site configuration"
+        } else if let folder = ([config.templates] + config.inputFolders).first(where: inside) {
+            why = "it is in \(displayPath(folder)), which sitegen reads"
+        }
+        if let why {
+            throw .configuration(Diagnostic(.error, file: displayPath(file), message: "--changes cannot write here: \(why)"))
+        }
     }
 
     /// The output folder of site.yml, unless the options bring their own (MemoryOutput).
