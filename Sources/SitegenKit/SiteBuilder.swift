@@ -81,8 +81,12 @@ public struct BuildReport: Sendable {
         return line("Poll", pollFilesRead, pollFiles) + "; " + line("vote", voteFilesRead, voteFiles)
     }
 
-    /// The closing summary line.
-    public var summary: String {
+    /// The closing summary line. The site's title comes from site.yml: its control
+    /// characters are named, as in diagnostics, so it can neither colour the terminal nor
+    /// start a line that CI reads as a workflow command (`::error::…`).
+    public var summary: String { Diagnostic.terminalSafe(summaryText) }
+
+    private var summaryText: String {
         let what = "\(Formatting.count(pages, "page")) (\(Formatting.count(files, "file"))) from \(Formatting.count(polls, "poll")) and \(Formatting.count(ballots, "ballot"))"
         let time = String(format: "%.2f s", seconds)
         if upToDate {

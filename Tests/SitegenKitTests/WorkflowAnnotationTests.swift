@@ -28,6 +28,15 @@ struct WorkflowAnnotationTests {
         #expect(WorkflowAnnotation.escapedData("100% sure: a, b\r\nnext\rline\nend") == "100%25 sure: a, b%0D%0Anext%0Dline%0Aend")
         let diagnostic = Diagnostic(.error, file: "site.yml", line: 1, column: 1, message: "50%\n::error::injected")
         #expect(WorkflowAnnotation.command(for: diagnostic) == "::error file=site.yml,line=1,col=1::50%25%0A::error::injected")
+        // Other controls and the line and paragraph separators are named, as in the terminal.
+        #expect(WorkflowAnnotation.escapedData("a\u{2028}b\u{2029}c\u{1B}[31md\u{85}e\t") == #"a\u{2028}b\u{2029}c\u{1B}[31md\u{85}e\u{9}"#)
+    }
+
+    @Test("The summary line names the control characters of a hostile site title, so it cannot start a workflow command")
+    func hostileTitleInSummary() {
+        let report = BuildReport(title: "Mini \u{1B}[31mRED\u{1B}[0m \r\n::error::injected", output: URL(fileURLWithPath: "/tmp/site/Output"),
+                                 pages: 1, files: 2, polls: 0, ballots: 0, seconds: 0.5, wrote: true)
+        #expect(report.summary == #"Built 1 page (2 files) from 0 polls and 0 ballots for "Mini \u{1B}[31mRED\u{1B}[0m \u{D}\u{A}::error::injected" in 0.50 s → /tmp/site/Output/"#)
     }
 
     /// An override quoted from a trip's name would reverse the rest of the line where the
@@ -39,7 +48,7 @@ struct WorkflowAnnotationTests {
                                     message: "trip \"I-95 \u{202E}26 points\u{2069}\u{200F}\u{061C}\": no game catalog holds game g1; shown by its id \u{1B}[31m")
         #expect(diagnostic.description == #"Data/polls/a.json:2:5: warning: name: trip "I-95 \u{202E}26 points\u{2069}\u{200F}\u{61C}": no game catalog holds game g1; shown by its id \u{1B}[31m"#)
         #expect(WorkflowAnnotation.command(for: diagnostic)
-            == #"::warning file=Data/polls/a.json,line=2,col=5::name: trip "I-95 \u{202E}26 points\u{2069}\u{200F}\u{61C}": no game catalog holds game g1; shown by its id "# + "\u{1B}[31m")
+            == #"::warning file=Data/polls/a.json,line=2,col=5::name: trip "I-95 \u{202E}26 points\u{2069}\u{200F}\u{61C}": no game catalog holds game g1; shown by its id \u{1B}[31m"#)
         // Right-to-left letters themselves are text, and stay.
         #expect(Diagnostic(.warning, file: "a.json", message: "trip \"מי בא?\"").description == "a.json: warning: trip \"מי בא?\"")
     }

@@ -25,8 +25,9 @@ public enum WorkflowAnnotation {
     }
 
     /// The message after `::`; escaped as GitHub's toolkit does (`escapeData`), so a line
-    /// break cannot end the command early. Direction controls are named (`\u{202E}`), as in
-    /// the terminal (`Diagnostic.terminalSafe`): the annotation is read in a browser.
+    /// break cannot end the command early. Other control characters, line and paragraph
+    /// separators and direction controls are named (`\u{202E}`), as in the terminal
+    /// (`Diagnostic.terminalSafe`): the annotation is read in a browser.
     package static func escapedData(_ text: String) -> String {
         escaped(text, also: [:])
     }
@@ -47,7 +48,10 @@ public enum WorkflowAnnotation {
             default:
                 if let replacement = extra[scalar] {
                     out += replacement
-                } else if Diagnostic.isDirectionControl(scalar) {
+                } else if Diagnostic.isDirectionControl(scalar) || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                            || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    // Named as in the terminal: an escape sequence, a line or paragraph
+                    // separator (a line break to a browser's reader) never reaches the log raw.
                     out += Diagnostic.shown(scalar)
                 } else {
                     out.unicodeScalars.append(scalar)
