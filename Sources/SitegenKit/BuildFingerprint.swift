@@ -40,7 +40,8 @@ public struct BuildFingerprint: Sendable, Equatable {
         // Asking fontconfig for the cards' fonts takes a few milliseconds: done beside the inputs' stamps.
         let fonts = DispatchGroup()
         if config.previews { DispatchQueue.global().async(group: fonts) { _ = PreviewCard.drawingCode } }
-        let sources = inputSources(config)
+        var problems: [String] = []
+        let sources = inputSources(config, problems: &problems)
         let hashed = ConcurrentResults<(fingerprint: InputFile, published: InputFile, stamp: FileStamp)>(count: sources.count)
         let loader = ExportLoader(siteFolder: config.folder, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: DiagnosticLog())
         let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -68,6 +69,10 @@ public struct BuildFingerprint: Sendable, Equatable {
         lines.append("date \(options.date.map(Formatting.iso8601) ?? "-")")
         lines.append("seed \(options.seed.map(String.init) ?? "-")")
         lines.append("epoch \(options.environment["SOURCE_DATE_EPOCH"] ?? "-")")
+        // What listing the inputs found wrong (a link out of its folder, a name that cannot
+        // be published): a build that had none is not "up to date" once one appears, so
+        // the error is reported on every build, not only the first.
+        lines += problems.sorted().map { "problem \($0)" }
         let common = tools
         lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
         let pollLines = common + zip(sources, values).filter { !["inputs.polls", "inputs.votes"].contains($0.0.key) }
@@ -99,13 +104,18 @@ public struct BuildFingerprint: Sendable, Equatable {
     }
 
     static func inputURLs(_ config: SiteConfig) -> [URL] {
-        inputSources(config).map(\.url)
+        var problems: [String] = []
+        return inputSources(config, problems: &problems).map(\.url)
     }
 
-    static func inputSources(_ config: SiteConfig) -> [InputSource] {
+    /// Every input file; `problems` gets what listing them found wrong (the build proper
+    /// reports it).
+    static func inputSources(_ config: SiteConfig, problems: inout [String]) -> [InputSource] {
         var sources = [InputSource(url: config.file, folder: config.folder, key: "site.yml")]
-        sources += regularFiles(below: config.templates).map { InputSource(url: $0, folder: config.templates, key: "templates") }
-        let log = DiagnosticLog()
+        let templates = InputFolder.list(config.templates)
+        problems += templates.problems.map(\.description)
+        sources += templates.files.map { InputSource(url: $0, folder: config.templates, key: "templates") }
+        let log = DiagnosticLog(keepsEvery: true)
         let exports = [("inputs.polls", config.inputs.polls), ("inputs.votes", config.inputs.votes),
                        ("inputs.trips", config.inputs.trips), ("inputs.items", config.inputs.items),
                        ("inputs.games", config.inputs.games), ("inputs.options", config.inputs.options),
@@ -116,19 +126,15 @@ public struct BuildFingerprint: Sendable, Equatable {
             }
         }
         if let pages = config.pages {
-            sources += InputFolder.list(pages, recursive: false) { $0.hasSuffix(".md") }.files
-                .map { InputSource(url: $0, folder: pages, key: "pages") }
+            let listing = InputFolder.list(pages, recursive: false) { $0.hasSuffix(".md") }
+            problems += listing.problems.map(\.description)
+            sources += listing.files.map { InputSource(url: $0, folder: pages, key: "pages") }
         }
+        problems += log.all.map(\.description)
         if let tips = config.tips.file {
             sources.append(InputSource(url: tips, folder: tips.deletingLastPathComponent(), key: "tips.file"))
         }
         return sources.map { $0.inside(config.folder) }
-    }
-
-    /// Every file the build may read below `folder`, links included (a linked template is
-    /// read, so its edits must count).
-    static func regularFiles(below folder: URL) -> [URL] {
-        InputFolder.list(folder).files
     }
 
     /// A new sitegen build may render differently: its size and modification time stand in

@@ -148,6 +148,24 @@ struct HostileRoundTwoTests {
         #expect(OutputFolder.isMountPoint(output.path))
     }
 
+    @Test("A link out of an input folder added after a build is the same error on the rebuild, not \"Nothing changed\"")
+    func linkOutAfterBuild() throws {
+        let site = try goldenSite()
+        #expect(try SitegenProcess.run(["build"], in: site.root).status == 0)
+        try site.write("outside/v.json", "[]")
+        try link(site, "Data/votes/friend.json", to: site.root.appendingPathComponent("outside/v.json").path)
+        for _ in 0..<2 {
+            let rebuild = try SitegenProcess.run(["build"], in: site.root)
+            #expect(rebuild.status == 1)
+            #expect(rebuild.stderr.contains("Data/votes/friend.json: error: a link out of its folder"), "\(rebuild.stderr)")
+        }
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/votes/friend.json"))
+        try link(site, "Templates/assets/x.css", to: site.root.appendingPathComponent("outside/v.json").path)
+        let assets = try SitegenProcess.run(["build"], in: site.root)
+        #expect(assets.status == 2)
+        #expect(assets.stderr.hasPrefix("Templates/assets/x.css: error: a link out of its folder"))
+    }
+
     @Test("Links out of templates, assets and inputs are errors naming the link; special files are warnings")
     func symlinks() throws {
         let site = try goldenSite()
