@@ -233,6 +233,27 @@ struct AppExportTests {
         ])
     }
 
+    @Test("Past 20 unknown field names in a file, one line counts the rest; long names and numbers are quoted short")
+    func manyUnknownFields() throws {
+        let base = #""id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v","rankings":[0,1],"votedAt":0,"modifiedAt":0"#
+        let names = (0..<30).map { "extra\($0)" }
+        let (votes, diagnostics) = try loadVotes("[{" + base + "," + names.map { #""\#($0)":1"# }.joined(separator: ",") + "}]")
+        #expect(votes.count == 1)
+        #expect(diagnostics.count == 21)
+        #expect(diagnostics.prefix(20).map { $0.components(separatedBy: "warning: ")[1] }
+            == names.prefix(20).map { #"[0].\#($0): sitegen does not know the field "\#($0)" of a vote; it is ignored"# })
+        #expect(diagnostics.last?.hasSuffix("warning: and 10 more field names sitegen does not know in this file; they are ignored (--verbose lists every one)") == true)
+
+        let long = String(repeating: "K", count: 100_000)
+        let (_, quoted) = try loadVotes("[{" + base + #","\#(long)":1}]"#)
+        #expect(quoted.count == 1)
+        #expect(quoted[0].count < 300)
+        #expect(quoted[0].contains(#"the field ""# + String(repeating: "K", count: 63) + #"…" of a vote"#))
+
+        let (_, number) = try loadVotes("[{" + base.replacingOccurrences(of: #""votedAt":0"#, with: #""votedAt":"# + String(repeating: "1", count: 5000)) + "}]")
+        #expect(number == ["Data/votes/v.json:1:133: error: not valid JSON: number 11111111111111111111… (5000 characters) is out of range"])
+    }
+
     @Test("A record missing three fields names all three")
     func missingFields() throws {
         let (_, diagnostics) = try loadVotes(#"[{"id":"a0000000-0000-0000-0000-000000000001","pollId":"6f9619ff-8b86-d011-b42d-00cf4fc964ff","odg":"_v"}]"#)

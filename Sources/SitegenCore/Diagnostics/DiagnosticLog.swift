@@ -114,8 +114,18 @@ public final class DiagnosticLog: @unchecked Sendable {
     }
 
     /// The kept diagnostics, in a stable order (file, position, message) independent of thread timing.
+    /// Each position is looked up once, before sorting: a lookup counts the characters
+    /// before it on its line, and the comparisons of a sort asked for it again and again
+    /// (100,000 warnings on one line of a 1 MB file took 40 s).
     public var all: [Diagnostic] {
-        kept.sorted { a, b in
+        let located = kept.map { diagnostic -> Diagnostic in
+            var located = diagnostic
+            let (line, column) = (diagnostic.line, diagnostic.column)
+            located.line = line
+            located.column = column
+            return located
+        }
+        return located.sorted { a, b in
             if a.file != b.file { return a.file < b.file }
             if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
             if (a.column ?? 0) != (b.column ?? 0) { return (a.column ?? 0) < (b.column ?? 0) }

@@ -164,30 +164,48 @@ extension ExportDecoder {
 /// One per file; its records may be decoded on several threads.
 package final class ExportNotes: @unchecked Sendable {
     private let lock = NSLock()
-    private var unknown: [String: (field: JSONField, schema: String, suggestion: String?, count: Int)] = [:]
+    private var unknown: [String: (field: JSONField, schema: RecordSchema, count: Int)] = [:]
 
     package func unknownField(_ key: String, at field: JSONField, schema: RecordSchema) {
         lock.withLock {
             if let seen = unknown[key] {
                 // Keep the first in the file, whichever thread saw it first.
                 let first = field.node.offset < seen.field.node.offset ? field : seen.field
-                unknown[key] = (first, seen.schema, seen.suggestion, seen.count + 1)
+                unknown[key] = (first, field.node.offset < seen.field.node.offset ? schema : seen.schema, seen.count + 1)
             } else {
-                unknown[key] = (field, schema.name, didYouMean(key, among: schema.known), 1)
+                // The closest known name is looked for only for names that are reported.
+                unknown[key] = (field, schema, 1)
             }
         }
     }
 
-    /// One warning per unknown field name, at its first place in the file.
+    /// Unknown field names reported one by one per file; past them, one line counts the rest
+    /// (`--verbose` lists every one). A file of 100,000 made-up names printed 100,000 lines.
+    package static let namesPerFile = 20
+
+    /// One warning per unknown field name, at its first place in the file, for the first
+    /// `namesPerFile` names in the file; then one for the rest.
     package func report(to log: DiagnosticLog, source: (Int) -> SourceRef) {
-        let found = lock.withLock { unknown }
-        for (key, entry) in found {
+        let found = lock.withLock { unknown }.sorted { $0.value.field.node.offset < $1.value.field.node.offset }
+        let shown = log.keepsEvery ? found.count : min(found.count, Self.namesPerFile)
+        for (key, entry) in found.prefix(shown) {
             let times = entry.count > 1 ? " (\(Formatting.count(entry.count, "time")) in this file)" : ""
-            let summary = "unknown field \"\(key)\" in \(entry.schema)s; it is ignored"
-            log.add(source(entry.field.node.offset).diagnostic(.warning, field: entry.field.path.description,
-                "sitegen does not know the field \"\(key)\" of a \(entry.schema)\(entry.suggestion ?? ""); it is ignored\(times)",
+            let summary = "unknown field \"\(Self.quoted(key))\" in \(entry.schema.name)s; it is ignored"
+            let suggestion = key.count <= 64 ? didYouMean(key, among: entry.schema.known) : nil
+            log.add(source(entry.field.node.offset).diagnostic(.warning, field: Self.quoted(entry.field.path.description),
+                "sitegen does not know the field \"\(Self.quoted(key))\" of a \(entry.schema.name)\(suggestion ?? ""); it is ignored\(times)",
                 summary: summary))
         }
+        guard shown < found.count, let next = found.dropFirst(shown).first else { return }
+        let rest = found.count - shown
+        log.add(source(next.value.field.node.offset).diagnostic(.warning,
+            "and \(Formatting.count(rest, "more field name", "more field names")) sitegen does not know in this file; they are ignored (--verbose lists every one)"))
+    }
+
+    /// A field name as a warning quotes it: at most 64 characters (a 1 MB name was printed
+    /// whole, twice).
+    static func quoted(_ key: String) -> String {
+        key.count <= 64 ? key : String(key.prefix(63)) + "…"
     }
 }
 

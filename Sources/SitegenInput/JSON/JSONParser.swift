@@ -277,7 +277,9 @@ public struct JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw Failure(offset: start, message: "number \(text) is out of range")
+            // Quoted short: a 500,000-digit number made a 500 KB line.
+            let shown = text.count <= 40 ? text : String(text.prefix(20)) + "… (\(text.count) characters)"
+            throw Failure(offset: start, message: "number \(shown) is out of range")
         }
         return value
     }
