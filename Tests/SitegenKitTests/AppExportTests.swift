@@ -132,6 +132,17 @@ struct AppExportTests {
         """)
         #expect(votes.map(\.id.uuidString) == ["A0000000-0000-0000-0000-00000000000A", "A0000000-0000-0000-0000-00000000000B"])
         #expect(diagnostics == ["Data/votes/v.json:11:30: error: [1].records[1].fields.odg.value: expected a string, found a number"])
+
+        // A file that stops at a page that goes on: its missing ballots would change the standings.
+        let (partial, warned) = try loadVotes("""
+        {"records": [\(record("a0000000-0000-0000-0000-00000000000a", odg: "\"_a\""))], "continuationMarker": "AbCd"}
+        """)
+        #expect(partial.count == 1)
+        #expect(warned == [#"Data/votes/v.json:4:157: warning: continuationMarker: this dump is not the query's last page: CloudKit returned a continuationMarker, so its records after this page are not in the file; save every page (in this file, as an array of the responses, or in files of their own)"#])
+        let (_, lastPage) = try loadVotes("""
+        {"records": [\(record("a0000000-0000-0000-0000-00000000000a", odg: "\"_a\""))], "continuationMarker": null}
+        """)
+        #expect(lastPage == [])
     }
 
     @Test("A reference written without its type is still its recordName")

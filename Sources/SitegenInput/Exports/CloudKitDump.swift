@@ -36,6 +36,9 @@ public enum CloudKitDump {
         package var skipped: [String: (first: JSONField, count: Int)] = [:]
         /// Records CloudKit could not return (`serverErrorCode`), to warn about.
         package var failed: [(field: JSONField, reason: String)] = []
+        /// The last page's `continuationMarker`: the query had more pages than the file
+        /// holds, so records are missing.
+        package var continues: JSONField?
     }
 
     /// `root` is a dump when it is an object with a `records` array (one response), or an
@@ -43,6 +46,21 @@ public enum CloudKitDump {
     /// saved together (each page read as a vote, before, was six missing fields).
     package static func isDump(_ root: JSONNode) -> Bool {
         !pages(root).isEmpty
+    }
+
+    /// The last page's `continuationMarker`, when it has one: `records/query` returns one
+    /// with a page that is not the last, and the next request passes it to get the rest.
+    private static func continuationMarker(_ root: JSONNode) -> JSONField? {
+        let last: (JSONNode, JSONPath)
+        if case .array(let nodes) = root.value, let node = nodes.last {
+            last = (node, JSONPath.root.appending(index: nodes.count - 1))
+        } else {
+            last = (root, .root)
+        }
+        guard case .object(let object) = last.0.value, let marker = object["continuationMarker"] else { return nil }
+        if case .null = marker.value { return nil }
+        if case .string(let text) = marker.value, text.isEmpty { return nil }
+        return JSONField(marker, path: last.1.appending("continuationMarker"))
     }
 
     /// Each page's `records` array, with its path.
@@ -61,6 +79,7 @@ public enum CloudKitDump {
     /// and every record is skipped.
     package static func read(_ root: JSONNode, type: RecordType?) -> Reading {
         var reading = Reading()
+        reading.continues = continuationMarker(root)
         for element in pages(root).flatMap({ (try? $0.elements()) ?? [] }) {
             do throws(FieldError) {
                 let record = try element.object()

@@ -153,6 +153,11 @@ public struct ExportLoader: Sendable {
                 "\(Formatting.count(skipped.count, "\(type) record")) skipped: \(reads)",
                 summary: "CloudKit records of another type skipped"))
         }
+        if let marker = dump.continues {
+            // Silently short of ballots, a poll would show wrong standings.
+            log.add(locate(marker.node.offset).diagnostic(.warning, field: marker.path.description,
+                "this dump is not the query's last page: CloudKit returned a continuationMarker, so its records after this page are not in the file; save every page (in this file, as an array of the responses, or in files of their own)"))
+        }
         for (field, reason) in dump.failed {
             log.add(locate(field.node.offset).diagnostic(.warning, field: field.path.description,
                 "CloudKit returned an error instead of this record (\(reason)); it is skipped",
