@@ -108,5 +108,14 @@ struct SiteConfigTests {
         #expect(message("title: T\nurls: files\nurls: pretty\n")?.hasPrefix("/sites/trips/site.yml:") == true)
         #expect(message("title: T\nurls: files\nurls: pretty\n")?.hasSuffix("error: key \"urls\" appears more than once") == true)
         #expect(message("- a list\n") == "/sites/trips/site.yml:1:1: error: expected a mapping of settings such as `title: My trips`")
+        // YAML's null is not a title; quoted, "~" is.
+        #expect(message("title: ~\n") == #"/sites/trips/site.yml:1:8: error: title: expected text, found YAML's null ("~"); quote it to mean the characters"#)
+        #expect(message("title: \"~\"\n") == nil)
+        // A port no URL can have, and a folder that is ".." however spelt.
+        let badURL = "error: baseURL: expected an http or https URL with a host and an optional path"
+        for url in ["https://ex.org:99999/", "https://ex.org:0/", "https://ex.org/%2e%2e/", "https://ex.org/a/%2E/b/", "https://ex.org/../"] {
+            #expect(message("title: T\nbaseURL: \(url)\n")?.contains(badURL) == true, "\(url)")
+        }
+        #expect(message("title: T\nbaseURL: https://ex.org:8443/trips%20and%20more/\n") == nil)
     }
 }

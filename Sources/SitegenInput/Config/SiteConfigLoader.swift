@@ -173,6 +173,13 @@ public enum SiteConfigLoader {
               scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty,
               parts.user == nil, parts.password == nil, parts.query == nil, parts.fragment == nil,
               !raw.contains("@"), !raw.contains("?"), !raw.contains("#") else { return nil }
+        // A port a URL can have; no "." or ".." folder, however spelt (`%2e%2e` is ".." to a
+        // browser, which would put every link above the site).
+        if let port = parts.port, !(1...65535).contains(port) { return nil }
+        let segments = parts.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: { ($0.removingPercentEncoding ?? String($0)) == "." || ($0.removingPercentEncoding ?? String($0)) == ".." }) {
+            return nil
+        }
         return URL(string: raw.hasSuffix("/") ? raw : raw + "/")
     }
 
@@ -233,8 +240,10 @@ private struct NodeReader {
         return false
     }
 
+    /// Text; YAML's null (`~`, `null`, nothing) is not text, even where it is required.
     func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
         guard case .scalar(let scalar) = node else { throw error(node, key, "expected text") }
+        if isNull(node) { throw error(node, key, "expected text, found YAML's null (\"\(scalar.string)\"); quote it to mean the characters") }
         return scalar.string
     }
 
