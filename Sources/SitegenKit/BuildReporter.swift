@@ -130,7 +130,7 @@ public final class BuildReporter: @unchecked Sendable {
             if annotates { streams.standardOutput(WorkflowAnnotation.command(.error, message: message) + "\n") }
         case .failure(.inputErrors(let count)):
             // Kept with --quiet: it is the error that explains the exit status.
-            streams.standardError("\(Formatting.count(count, "error")) in the exports; nothing was written.\n")
+            streams.standardError("\(Formatting.count(count, "error")) in the inputs; nothing was written.\n")
         }
     }
 

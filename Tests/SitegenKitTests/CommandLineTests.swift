@@ -75,7 +75,7 @@ struct CommandLineTests {
         #expect(result.stderr == """
         Data/polls/zz.json:1:1: error: 5 required fields of the poll are missing: "id" (or "pollId"), "shareCode", "tripSnapshots", "createdAt", "modifiedAt"
         Data/votes/broken.json:2:3: error: [0]: 5 required fields of the vote are missing: "pollId", "odg" (or "voterId"), "rankings", "votedAt", "modifiedAt"
-        2 errors in the exports; nothing was written.
+        2 errors in the inputs; nothing was written.
 
         """)
         #expect(try fileTree(site.root.appendingPathComponent("Output")) == before)

@@ -130,7 +130,7 @@ struct MarkdownPagesTests {
         #expect(result.stderr == """
         Pages/about.md:3:7: error: menu: expected a whole number such as 1 (pages are listed in the menu by it)
         Pages/tips.md:1:1: error: the page address /tips/ belongs to the site itself; rename the file (reserved: assets, convoys, options, polls, tips, trips)
-        2 errors in the exports; nothing was written.
+        2 errors in the inputs; nothing was written.
 
         """)
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))

@@ -65,7 +65,7 @@ struct ReporterTests {
         let error = Diagnostic(.error, file: "Data/polls/zz.json", line: 1, column: 1, field: "id", message: "required field is missing")
         failing.reporter(.quiet).finish(.failure(.inputErrors(count: 1)), diagnostics: [error])
         #expect(failing.stdout == "")
-        #expect(failing.stderr == "Data/polls/zz.json:1:1: error: id: required field is missing\n1 error in the exports; nothing was written.\n")
+        #expect(failing.stderr == "Data/polls/zz.json:1:1: error: id: required field is missing\n1 error in the inputs; nothing was written.\n")
     }
 
     @Test("--verbose: each stage with its duration as it ends, then diagnostics and the summary")
@@ -242,7 +242,7 @@ struct ReporterCommandLineTests {
         #expect(result.stdout == "::error file=Data/polls/zz.json,line=1,col=1::5 required fields of the poll are missing: \"id\" (or \"pollId\"), \"shareCode\", \"tripSnapshots\", \"createdAt\", \"modifiedAt\"\n")
         #expect(result.stderr == """
             Data/polls/zz.json:1:1: error: 5 required fields of the poll are missing: "id" (or "pollId"), "shareCode", "tripSnapshots", "createdAt", "modifiedAt"
-            1 error in the exports; nothing was written.
+            1 error in the inputs; nothing was written.
 
             """)
     }
