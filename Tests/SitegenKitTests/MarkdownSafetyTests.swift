@@ -43,11 +43,15 @@ struct MarkdownSafetyTests {
         #expect(MarkdownRenderer.html(markdown) == expected)
     }
 
-    @Test("Images from other sites become their alt text; relative images stay")
+    @Test("Images from other sites become their alt text; relative images and raster images in the text stay (SPEC §6)")
     func images() {
         #expect(MarkdownRenderer.html("See ![the *park*](https://example.org/p.png) now") == "<p>See the <em>park</em> now</p>\n")
         #expect(MarkdownRenderer.html("![x](//evil.example/p.png)") == "<p>x</p>\n")
-        #expect(MarkdownRenderer.html("![x](data:image/png;base64,AAAA)") == "<p>x</p>\n")
+        #expect(MarkdownRenderer.html("![x](data:image/png;base64,AAAA)") == "<p><img src=\"data:image/png;base64,AAAA\" alt=\"x\" /></p>\n")
+        #expect(MarkdownRenderer.html("![x](DATA:image/JPEG;base64,AAAA)") == "<p><img src=\"DATA:image/JPEG;base64,AAAA\" alt=\"x\" /></p>\n")
+        // Not a raster image: an SVG (a document of its own) or HTML.
+        #expect(MarkdownRenderer.html("![x](data:image/svg+xml;base64,PHN2Zz4=)") == "<p>x</p>\n")
+        #expect(MarkdownRenderer.html("![x](data:text/html;base64,PHNjcmlwdD4=)") == "<p>x</p>\n")
         #expect(MarkdownRenderer.html("![map](map.png)") == "<p><img src=\"map.png\" alt=\"map\" /></p>\n")
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// Markdown to HTML through cmark-gfm in safe mode: raw HTML is omitted, the tagfilter
 /// extension is on, and on top of cmark's own URL filter only http, https, mailto and
 /// relative links survive. Images from other sites become their alt text (a page never
-/// loads anything from another site).
+/// loads anything from another site); relative images and raster images carried in the
+/// text (`data:image/png;…`, as cmark's safe mode allows) stay.
 ///
 /// cmark-gfm 0.29 is not thread-safe (docs/libraries.md: concurrent parses silently drop
 /// extensions), so every call goes through one lock; it renders ~40 MB/s, so the lock
@@ -123,7 +124,7 @@ public enum MarkdownRenderer {
             let url = rawURL.map { String(cString: $0) } ?? ""
             if type == CMARK_NODE_LINK, !isAllowedLink(url) {
                 cmark_node_set_url(node, "")
-            } else if type == CMARK_NODE_IMAGE, !isAllowedLink(url) || url.contains(":") || url.hasPrefix("//") {
+            } else if type == CMARK_NODE_IMAGE, !isInlineImage(url), !isAllowedLink(url) || url.contains(":") || url.hasPrefix("//") {
                 images.append(node)
             }
         }
@@ -135,6 +136,14 @@ public enum MarkdownRenderer {
             cmark_node_free(image)
         }
         return true
+    }
+
+    /// An image carried in the text itself (`data:image/png;base64,…`), which loads nothing
+    /// from anywhere: the raster types cmark-gfm's safe mode lets through, and no other
+    /// (an SVG is a document of its own).
+    package static func isInlineImage(_ url: String) -> Bool {
+        let lowered = url.prefix(20).lowercased()
+        return ["data:image/png;", "data:image/gif;", "data:image/jpeg;", "data:image/webp;"].contains { lowered.hasPrefix($0) }
     }
 
     /// Columns of the widest table delimiter row times the lines that follow it: the
