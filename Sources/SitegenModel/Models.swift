@@ -37,9 +37,22 @@ public struct Stop: Sendable, Encodable, Equatable {
     public var arrivalDate: Date
     public var departureDate: Date
     public var games: [String]
+    /// Where each of `games` was read (byte offsets in its file), for a warning about one
+    /// id; empty when not read from a file. Like every SourceRef, not part of the stop's
+    /// value: not encoded (a poll's key) nor compared.
+    package var gameOffsets: [Int] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case city, state, latitude, longitude, arrivalDate, departureDate, games
+    }
+
+    public static func == (a: Stop, b: Stop) -> Bool {
+        a.city == b.city && a.state == b.state && a.latitude == b.latitude && a.longitude == b.longitude
+            && a.arrivalDate == b.arrivalDate && a.departureDate == b.departureDate && a.games == b.games
+    }
 
     package init(city: String, state: String, latitude: Double, longitude: Double, arrivalDate: Date,
-                 departureDate: Date, games: [String]) {
+                 departureDate: Date, games: [String], gameOffsets: [Int] = []) {
         self.city = city
         self.state = state
         self.latitude = latitude
@@ -47,6 +60,7 @@ public struct Stop: Sendable, Encodable, Equatable {
         self.arrivalDate = arrivalDate
         self.departureDate = departureDate
         self.games = games
+        self.gameOffsets = gameOffsets
     }
 }
 

@@ -273,6 +273,24 @@ struct AppExportTests {
         ])
     }
 
+    @Test("Game ids no catalog holds: each warning at its id, the first three in file order, the rest counted")
+    func unknownGameIdsInFileOrder() throws {
+        let site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: T\n")
+        let ids = (0..<12).map { "\"g\($0)\"" }.joined(separator: ",\n    ")
+        try site.write("Data/trips/t.json", ExportDecodingTests.tripJSON.replacingOccurrences(of: #""games":["g1","g2"]"#, with: "\"games\":[\n    \(ids)]"))
+        let log = DiagnosticLog()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.write = false
+        _ = try SiteBuilder(options: options, log: log).run()
+        let shown = displayPath(site.root) + "/"
+        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == (0..<3).map {
+            #"Data/trips/t.json:\#(3 + $0):5: warning: trip "Loop": no game catalog holds game g\#($0); the page shows its id"#
+        })
+        #expect(log.omissions.map(\.description) == ["warning: 9 more like these: game ids that no catalog holds; the pages show the ids (--verbose lists every one)"])
+    }
+
     @Test("Every missing field of a record is named, at every level, in one build")
     func missingFieldsAtEveryLevel() throws {
         let site = try TemporarySite()

@@ -24,6 +24,13 @@ public struct SourceRef: Sendable, Hashable {
         fixed = nil
     }
 
+    /// Another place in the same file (a value inside the record this one points at); the
+    /// same reference when it was given as a line and column.
+    package func at(offset: Int) -> SourceRef {
+        guard let index, fixed == nil else { return self }
+        return SourceRef(file: file, offset: offset, index: index)
+    }
+
     public var position: SourcePosition { fixed ?? index?.position(of: offset) ?? SourcePosition(line: 1, column: 1) }
     public var line: Int { position.line }
     public var column: Int { position.column }

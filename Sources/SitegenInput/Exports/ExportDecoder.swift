@@ -137,6 +137,7 @@ public struct ExportDecoder: Sendable {
         let longitude = try fields.required("longitude").double()
         guard (-90...90).contains(latitude) else { throw try fields.required("latitude").error("latitude must be between -90 and 90") }
         guard (-180...180).contains(longitude) else { throw try fields.required("longitude").error("longitude must be between -180 and 180") }
+        let gameIds = fields.optional("games")
         return Stop(
             city: try plainText(try fields.required("city")),
             state: try fields.optional("state")?.string() ?? "",
@@ -144,7 +145,8 @@ public struct ExportDecoder: Sendable {
             longitude: longitude,
             arrivalDate: try date(try fields.required("arrivalDate")),
             departureDate: try date(try fields.required("departureDate")),
-            games: try fields.optional("games")?.array { (f) throws(FieldError) in try f.string() } ?? []
+            games: try gameIds?.array { (f) throws(FieldError) in try f.string() } ?? [],
+            gameOffsets: (try? gameIds?.elements().map(\.node.offset)) ?? []
         )
     }
 

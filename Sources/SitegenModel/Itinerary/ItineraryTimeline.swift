@@ -32,6 +32,8 @@ public struct ItineraryTimeline: Sendable {
         public var message: String
         /// Shared by every warning of this kind, so many of them print as one line.
         public var summary: String? = nil
+        /// Without a source of its own: where in the trip's file it is (a game id's place).
+        public var offset: Int? = nil
     }
 
     /// The most days a trip may span (bounds work and page size).
@@ -58,7 +60,7 @@ public struct ItineraryTimeline: Sendable {
         // Games: on their local date (the date on the ticket), at their start time.
         var seenGames = Set<String>()
         for (stopIndex, stop) in trip.stops.enumerated() {
-            for id in stop.games where seenGames.insert(id).inserted {
+            for (gameIndex, id) in stop.games.enumerated() where seenGames.insert(id).inserted {
                 if let game = catalog[id] {
                     let day = dayNumber(game.startTime, game.timeZone ?? timeZone) - firstDay
                     if (0..<dayCount).contains(day) {
@@ -71,7 +73,8 @@ public struct ItineraryTimeline: Sendable {
                 } else {
                     add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity, stop: stopIndex)
                     warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id",
-                                            summary: "game ids that no catalog holds; the pages show the ids"))
+                                            summary: "game ids that no catalog holds; the pages show the ids",
+                                            offset: gameIndex < stop.gameOffsets.count ? stop.gameOffsets[gameIndex] : nil))
                 }
             }
         }

@@ -160,7 +160,8 @@ public final class ItineraryLayout: @unchecked Sendable {
                 if first { self.log.add(own.diagnostic(.warning, warning.message, summary: warning.summary)) }
                 continue
             }
-            log.add(source.diagnostic(.warning, warning.message, summary: warning.summary))
+            let at = warning.offset.map { source.at(offset: $0) } ?? source
+            log.add(at.diagnostic(.warning, warning.message, summary: warning.summary))
         }
         return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
                                   games: games,
