@@ -27,9 +27,9 @@ import SitegenInput
 /// does. A build killed after it leaves the journal, and the next build (or `serve`)
 /// finishes the moves before anything else (`finishInterruptedUpdate`): the site is never
 /// left half old and half new. While the moves run — a few milliseconds for a new ballot —
-/// a reader may see some pages new and others old; the full swap, which a first build and
-/// any rebuild that cannot move its files in place use, switches the whole site at once
-/// (docs/publishing.md, "How a rebuild publishes").
+/// a reader may see some pages new and others old. The full swap, which a first build, any
+/// rebuild that cannot move its files in place, and one that changes more than half the
+/// site use, switches the whole site at once (docs/publishing.md, "How a rebuild publishes").
 extension OutputFolder {
     static let journalFormat = "sitegen-journal 2"
     /// The format before the journal carried the build's `--changes` lines.
@@ -53,6 +53,16 @@ extension OutputFolder {
         guard canMove(moved) else {
             // The full swap replaces the whole folder: only when all of it is sitegen's.
             try checkOwnership(recorded: previous)
+            try completeStaging(except: Set(moved))
+            return false
+        }
+        let changing = moved.count + removed.count
+        if changing >= swapsFromChanges, changing > (list.count + late.count) / 2, (try? checkOwnership(recorded: previous)) != nil {
+            // Most of a large site changes (a template, site.yml, the stylesheet): moving file
+            // after file would let a reader, or a kill, see old pages beside new ones for
+            // seconds; linking the rest costs less than the moves, and one swap switches the
+            // site at once. A folder holding files of someone else's cannot be swapped, and
+            // is updated in place as before.
             try completeStaging(except: Set(moved))
             return false
         }

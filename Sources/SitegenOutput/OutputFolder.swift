@@ -74,6 +74,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// For tests: splices however many records change (a small site's rebuild changes a
     /// quarter of them).
     package var splicesAnyChange = false
+    /// A rebuild changing more than half the site, and at least this many files, swaps in a
+    /// whole new folder instead of moving files in place (`publishInPlace`); fewer moves
+    /// take milliseconds. Tests lower it.
+    package var swapsFromChanges = 1000
     /// For tests: stops an in-place update as a kill would, with the journal and the build
     /// state written and no file moved.
     package var stopsBeforeMoving = false

@@ -49,8 +49,9 @@ struct InPlaceUpdateTests {
     }
 
     func publish(_ site: TemporarySite, _ fingerprint: String, _ files: [String: String], killed: Bool = false,
-                 killedAfterJournal: Bool = false, changes: [String] = []) throws {
+                 killedAfterJournal: Bool = false, changes: [String] = [], swapsFromChanges: Int = 1000) throws {
         let folder = OutputFolder(output: output(site))
+        folder.swapsFromChanges = swapsFromChanges
         folder.stopsBeforeMoving = killed
         folder.stopsAfterJournal = killedAfterJournal
         folder.noteChanges(changes)
@@ -59,6 +60,41 @@ struct InPlaceUpdateTests {
         for (path, text) in files { try folder.write(path, Array(text.utf8)) }
         try folder.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: [], hiddenPrefix: nil))
         try folder.publish(record(fingerprint, files: files.count + 1))
+    }
+
+    func folderIdentity(_ site: TemporarySite) throws -> UInt64 {
+        var info = stat()
+        #expect(stat(output(site).path, &info) == 0)
+        return UInt64(info.st_ino)
+    }
+
+    @Test("A rebuild changing most of the site swaps it in whole; one changing a little moves files in place")
+    func mostChangedSwaps() throws {
+        let site = try TemporarySite()
+        let files = ["a.html": "a", "b/index.html": "b", "c/index.html": "c", "d.html": "d"]
+        try publish(site, "one", files)
+        let first = try folderIdentity(site)
+        // One file of five (manifest.json is the fifth, and changes too): in place, the folder stays.
+        try publish(site, "two", files.merging(["a.html": "a2"]) { $1 }, swapsFromChanges: 0)
+        #expect(try folderIdentity(site) == first)
+        // Most files: a new folder swapped in, with the unchanged file linked, not copied.
+        let unchanged = try FileManager.default.attributesOfItem(atPath: output(site).appendingPathComponent("d.html").path)[.systemFileNumber] as? Int
+        try publish(site, "three", ["a.html": "a3", "b/index.html": "b3", "c/index.html": "c3", "d.html": "d"], swapsFromChanges: 100)
+        #expect(try folderIdentity(site) == first, "below the size where moves take long: in place")
+        try publish(site, "three-b", ["a.html": "a3", "b/index.html": "b4", "c/index.html": "c3", "d.html": "d"], swapsFromChanges: 0)
+        #expect(try folderIdentity(site) == first, "one file and the manifest of five: in place")
+        try publish(site, "four", ["a.html": "a4", "b/index.html": "b3", "c/index.html": "c4", "d.html": "d"], swapsFromChanges: 0)
+        #expect(try folderIdentity(site) != first)
+        #expect(try FileManager.default.attributesOfItem(atPath: output(site).appendingPathComponent("d.html").path)[.systemFileNumber] as? Int == unchanged)
+        let tree = try fileTree(output(site)).mapValues { String(decoding: $0, as: UTF8.self) }
+        #expect(tree.filter { $0.key != "manifest.json" } == ["a.html": "a4", "b/index.html": "b3", "c/index.html": "c4", "d.html": "d"])
+        #expect(try workFiles(site) == [])
+        // A file of someone else's in the folder: it cannot be swapped, so the update is in place.
+        try site.write("Output/notes.txt", "mine")
+        let third = try folderIdentity(site)
+        try publish(site, "five", ["a.html": "a5", "b/index.html": "b4", "c/index.html": "c5", "d.html": "d"], swapsFromChanges: 0)
+        #expect(try folderIdentity(site) == third)
+        #expect(try site.read("Output/notes.txt") == "mine" && site.read("Output/b/index.html") == "b4")
     }
 
     @Test("A folder replaced by a link to someone's files elsewhere: removing its recorded files never goes through it")
