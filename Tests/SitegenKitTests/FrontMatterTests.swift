@@ -68,9 +68,9 @@ struct FrontMatterTests {
             == "Pages/about.md:4:1: error: titel: unknown key (did you mean \"title\"?); expected one of: title, description, menu")
         #expect(message("---\ntitle: About\nlayout: wide\n---\n")
             == "Pages/about.md:3:1: error: layout: unknown key; expected one of: title, description, menu")
-        // Yams points at the first of the two.
+        // At the second of the two (Yams points at the mapping).
         #expect(message("---\ntitle: About\ntitle: Again\n---\n")
-            == "Pages/about.md:2:1: error: title: key appears more than once")
+            == "Pages/about.md:3:1: error: title: key appears more than once")
     }
 
     @Test("Wrong value types are errors at the value")

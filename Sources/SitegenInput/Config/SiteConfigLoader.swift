@@ -68,7 +68,7 @@ public enum SiteConfigLoader {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw ConfigError(diagnostic: yamlDiagnostic(error, file: shown))
+            throw ConfigError(diagnostic: yamlDiagnostic(error, file: shown, text: text))
         } catch {
             throw ConfigError(diagnostic: Diagnostic(.error, file: shown, message: "not valid YAML: \(error)"))
         }
@@ -166,6 +166,24 @@ public enum SiteConfigLoader {
         )
     }
 
+    /// Where `key` is written a second time at the indentation of its first place, from line
+    /// `first` (1-based) on: a line that starts, after its indentation, with `key:` (or the key
+    /// quoted). nil when the text does not show it so (a flow mapping, a key spelt otherwise).
+    package static func secondPlace(of key: String, in text: String, from first: Int) -> (line: Int, column: Int)? {
+        var indentation: Int?
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where index + 1 >= first {
+            let content = line.drop { $0 == " " }
+            let spaces = line.count - content.count
+            guard ["\(key):", "\"\(key)\":", "'\(key)':"].contains(where: { content.hasPrefix($0) }) else { continue }
+            if let indentation {
+                if spaces == indentation { return (index + 1, spaces + 1) }
+            } else {
+                indentation = spaces
+            }
+        }
+        return nil
+    }
+
     /// `raw` as a base URL for links: http(s), a host, an optional port and path, and nothing
     /// that would publish a password or change what every link means (user info, query, fragment).
     package static func publishedURL(_ raw: String) -> URL? {
@@ -183,7 +201,9 @@ public enum SiteConfigLoader {
         return URL(string: raw.hasSuffix("/") ? raw : raw + "/")
     }
 
-    package static func yamlDiagnostic(_ error: YamlError, file: String) -> Diagnostic {
+    /// `text`, when given, is searched for a repeated key's second place: Yams reports it at
+    /// the mapping that holds it, which is line 1 for any top-level key.
+    package static func yamlDiagnostic(_ error: YamlError, file: String, text: String? = nil) -> Diagnostic {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
             return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
@@ -191,7 +211,8 @@ public enum SiteConfigLoader {
             return Diagnostic(.error, file: file, line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            return Diagnostic(.error, file: file, line: context.mark.line, column: context.mark.column,
+            let repeated = text.flatMap { secondPlace(of: duplicates.sorted()[0], in: $0, from: context.mark.line) }
+            return Diagnostic(.error, file: file, line: repeated?.line ?? context.mark.line, column: repeated?.column ?? context.mark.column,
                               message: "\(duplicates.count == 1 ? "key" : "keys") \(keys) \(duplicates.count == 1 ? "appears" : "appear") more than once")
         default:
             return Diagnostic(.error, file: file, message: "not valid YAML: \(error)")

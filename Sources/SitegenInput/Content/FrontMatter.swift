@@ -65,8 +65,10 @@ public enum FrontMatterParser {
         do {
             root = try Yams.compose(yaml: yaml)
         } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
-            // Yams finds these itself, before our own check could, and points at the first one.
-            throw failure(line: context.mark.line + lineOffset, column: context.mark.column,
+            // Yams finds these itself, before our own check could, and points at the mapping
+            // that holds them: the second place is looked for in the text.
+            let repeated = SiteConfigLoader.secondPlace(of: duplicates.sorted()[0], in: yaml, from: context.mark.line)
+            throw failure(line: (repeated?.line ?? context.mark.line) + lineOffset, column: repeated?.column ?? context.mark.column,
                           field: duplicates.joined(separator: ", "), "key appears more than once")
         } catch let error as YamlError {
             var diagnostic = SiteConfigLoader.yamlDiagnostic(error, file: file)
