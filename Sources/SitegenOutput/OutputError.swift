@@ -10,8 +10,10 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 }
 
 extension OutputError {
-    /// How many files not written by sitegen a refusal names; the rest are counted.
+    /// How many files not written by sitegen a refusal names; the rest are counted, up to
+    /// `countedStrangersAtMost` ("10,000 or more").
     package static let namedStrangers = 10
+    package static let countedStrangersAtMost = 10_000
 
     /// Refuses to replace `output` (as shown) while it holds files that the last build did not
     /// write and that are not kept: `named` are the first few, `count` all of them.
@@ -19,12 +21,13 @@ extension OutputError {
     /// `unreadable` when it is there but could not be read.
     package static func strangers(in output: String, named: [String], count: Int, missingRecord: String?,
                                   unreadable: Bool = false) -> OutputError {
-        var more = count > named.count ? " and \(count - named.count) more" : ""
+        let atLeast = count >= countedStrangersAtMost
+        var more = count > named.count ? " and \(count - named.count)\(atLeast ? " or" : "") more" : ""
         if let missingRecord {
             more += unreadable ? " (\(missingRecord), the record of the last build here, cannot be read)"
                                : " (there is no record of an earlier build here: \(missingRecord) is missing)"
         }
-        return OutputError(message: "\(output): refusing to replace this folder: \(Formatting.count(count, "file")) in it "
+        return OutputError(message: "\(output): refusing to replace this folder: \(Formatting.count(count, "file"))\(atLeast ? " or more" : "") in it "
             + "\(count == 1 ? "was" : "were") not written by sitegen: \(named.joined(separator: ", "))\(more). "
             + "Move \(count == 1 ? "it" : "them") away, or list \(count == 1 ? "it" : "them") under `keep:` in site.yml")
     }

@@ -25,10 +25,13 @@ extension OutputFolder {
         var strangers: [String] = []
         var count = 0
         // In a mount-point output, the staging folder and replaced sites are sitegen's own.
+        // Counted up to a bound: `--output ~` by mistake must be refused at once, not after
+        // walking every file of a home folder.
         Self.walkFiles(below: output.path, skipping: Set(keep), skippingTopLevelPrefix: workPrefix) { path in
-            guard recorded?[PathKey(path)] == nil else { return }
+            guard recorded?[PathKey(path)] == nil else { return true }
             count += 1
             if strangers.count < OutputError.namedStrangers { strangers.append(path) }
+            return count < OutputError.countedStrangersAtMost
         }
         guard count > 0 else { return }
         throw .strangers(in: displayPath(output), named: strangers, count: count,
@@ -37,10 +40,12 @@ extension OutputFolder {
     }
 
     /// Calls `body` with the path (relative to `root`) of every entry that is not a folder,
-    /// without following links; folders and files named in `skipping` are passed over whole.
+    /// without following links, until it returns false (then false is returned); folders
+    /// and files named in `skipping` are passed over whole.
+    @discardableResult
     package static func walkFiles(below root: String, prefix: String = "", skipping: Set<String>, skippingTopLevelPrefix: String? = nil,
-                          _ body: (String) -> Void) {
-        guard let directory = opendir(root + (prefix.isEmpty ? "" : "/" + prefix)) else { return }
+                          _ body: (String) -> Bool) -> Bool {
+        guard let directory = opendir(root + (prefix.isEmpty ? "" : "/" + prefix)) else { return true }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
@@ -56,11 +61,12 @@ extension OutputFolder {
                 isFolder = lstat(root + "/" + path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             }
             if isFolder {
-                walkFiles(below: root, prefix: path, skipping: skipping, body)
+                guard walkFiles(below: root, prefix: path, skipping: skipping, body) else { return false }
             } else {
-                body(path)
+                guard body(path) else { return false }
             }
         }
+        return true
     }
 
     /// Moves the kept entries of the published folder into the staged site, just before the

@@ -97,6 +97,24 @@ struct InPlaceUpdateTests {
         #expect(try site.read("Output/notes.txt") == "mine" && site.read("Output/b/index.html") == "b4")
     }
 
+    @Test("A folder of someone else's with more than 10,000 files is refused after counting 10,000, not after walking it all")
+    func hugeForeignFolder() throws {
+        let site = try TemporarySite()
+        for folder in 0..<11 {
+            let url = output(site).appendingPathComponent("f\(folder)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            for file in 0..<1000 { #expect(FileManager.default.createFile(atPath: url.appendingPathComponent("\(file)").path, contents: nil)) }
+        }
+        do {
+            try publish(site, "one", ["a.html": "a"])
+            Issue.record("the folder was replaced")
+        } catch let error as OutputError {
+            #expect(error.message.contains(": refusing to replace this folder: 10,000 files or more in it were not written by sitegen: "))
+            #expect(error.message.contains(" and 9990 or more (there is no record of an earlier build here"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output(site).path).count == 11)
+    }
+
     @Test("A folder replaced by a link to someone's files elsewhere: removing its recorded files never goes through it")
     func removalNeverFollowsLinks() throws {
         let site = try TemporarySite()
