@@ -134,6 +134,12 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw OutputError(message: "\(displayPath(output)): the output path exists and is not a folder")
         }
+        // A link that leads nowhere (or to itself) cannot be resolved to the folder it names:
+        // said so, before a staging folder is made beside it and the swap fails.
+        var info = stat()
+        if lstat(outputPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            throw OutputError(message: "\(displayPath(output)): the output path is a link to nothing (or a loop of links): make the folder it names, or name another")
+        }
     }
 
     package static func isSitegenOutput(_ folder: URL) -> Bool {

@@ -148,6 +148,21 @@ struct HostileRoundTwoTests {
         #expect(OutputFolder.isMountPoint(output.path))
     }
 
+    @Test("An output path that is a link to nothing, or a loop of links, is refused by name, leaving nothing beside it")
+    func danglingOutputLink() throws {
+        let site = try goldenSite()
+        try FileManager.default.createSymbolicLink(atPath: site.root.appendingPathComponent("dang").path, withDestinationPath: "/nonexistent/out")
+        try FileManager.default.createSymbolicLink(atPath: site.root.appendingPathComponent("loop1").path, withDestinationPath: "loop2")
+        try FileManager.default.createSymbolicLink(atPath: site.root.appendingPathComponent("loop2").path, withDestinationPath: "loop1")
+        let before = try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted()
+        for name in ["dang", "loop1"] {
+            let result = try SitegenProcess.run(["build", "--output", name], in: site.root)
+            #expect(result.status == 3)
+            #expect(result.stderr == "error: \(name): the output path is a link to nothing (or a loop of links): make the folder it names, or name another\n")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).sorted() == before)
+    }
+
     @Test("A link out of an input folder added after a build is the same error on the rebuild, not \"Nothing changed\"")
     func linkOutAfterBuild() throws {
         let site = try goldenSite()
