@@ -259,8 +259,8 @@ public struct BuildState: Sendable, Equatable {
     package typealias Outputs = (([UInt8], WrittenFile) throws -> Void) throws -> Void
 
     /// Writes the state of a build whose output files `outputs` hands over, streamed to disk.
-    package static func save(for output: URL, _ record: BuildRecord, pending: Bool = false, outputs: Outputs) throws {
-        try write(for: output, pending: pending) { file in
+    package static func save(for output: URL, _ record: BuildRecord, pending: Bool = false, target: URL? = nil, outputs: Outputs) throws {
+        try write(for: output, pending: pending, target: target) { file in
             var json = headLine(record)
             try outputs { path, entry in
                 appendLine(path, entry, to: &json)
@@ -372,10 +372,28 @@ public struct BuildState: Sendable, Equatable {
         rename(pendingURL(for: output).path, url(for: output).path) == 0
     }
 
+    /// Where a build that swaps a whole new site in keeps its state from before the swap
+    /// until after it (OutputFolder.publish): a build killed in between is followed by one
+    /// that puts it in place if the swap happened (`finishInterruptedSwap`).
+    package static func swapPendingURL(for output: URL) -> URL {
+        url(for: output).appendingPathExtension("swap")
+    }
+
+    /// What the state at `url` records for `path`; nil when it lists no such file or
+    /// cannot be read.
+    package static func recorded(_ path: String, inStateAt url: URL) -> WrittenFile? {
+        guard let lines = try? LineReader(path: url.path), (try? lines.next()) != nil else { return nil }
+        while let line = try? lines.next() {
+            guard let (listed, file) = quickOutputLine(line) ?? (try? outputLine(line)) else { return nil }
+            if listed == path { return file }
+        }
+        return nil
+    }
+
     /// Writes the state under a temporary name and renames it into place (or to its pending
-    /// name, for `commitPending`).
-    private static func write(for output: URL, pending: Bool = false, _ body: (ChunkedFile) throws -> Void) throws {
-        let target = pending ? pendingURL(for: output) : Self.url(for: output)
+    /// name, for `commitPending`; or to `target`).
+    private static func write(for output: URL, pending: Bool = false, target given: URL? = nil, _ body: (ChunkedFile) throws -> Void) throws {
+        let target = given ?? (pending ? pendingURL(for: output) : Self.url(for: output))
         let temporary = target.appendingPathExtension("tmp")
         let file = try ChunkedFile(temporary.path)
         try body(file)

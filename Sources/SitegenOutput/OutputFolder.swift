@@ -89,6 +89,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// For tests: stops an in-place update as a kill would, with the journal written and the
     /// new build state still under its pending name.
     package var stopsAfterJournal = false
+    /// For tests: stops a build that swaps its site in as a kill would, with its state saved
+    /// under its pending name, just before or just after the swap.
+    package var stopsAroundSwap: KillPoint?
+    package enum KillPoint { case before, after }
 
     /// The output folder is a mount point: it cannot be renamed, so the new site is staged
     /// inside it and swapped in entry by entry (`swapContents`).
@@ -173,7 +177,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         guard flock(lockDescriptor, LOCK_EX) == 0 else {
             throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
         }
-        // A rebuild killed while moving its files in: finish the move (roll forward).
+        // A build killed between its swap and its state: put the state in place if the swap
+        // happened. A rebuild killed while moving its files in: finish the move (roll forward).
+        finishInterruptedSwap()
         try finishInterruptedUpdate()
         // What earlier builds left: a staging folder (killed build), a removal cut short.
         let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: workFolder.path)) ?? [])
@@ -503,13 +509,43 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         BuildState.publishPollCache(for: output, written: pollCacheWritten)
         if updatesInPlace, try publishInPlace(record) { return }
         try carryOverKept()
-        BuildState.remove(for: output)
-        try commit()
-        if replacesUnfinishedUpdate { unlink(journal.path) }
         let list = self.list, late = self.late
-        try? BuildState.save(for: output, record, outputs: { body in try list.forEachSortedRecord(adding: late, body) })
+        // The new state is saved before the swap under its own name and put in place after
+        // it: a build killed in between is followed by one that finds the new site's
+        // manifest.json as that state records it, and puts the state in place
+        // (`finishInterruptedSwap`). Without it saved, no state may sit beside the new site
+        // (an old fingerprint, old files), so the old one goes before the swap.
+        let swapPending = BuildState.swapPendingURL(for: output)
+        let saved = (try? BuildState.save(for: output, record, target: swapPending, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) != nil
+        if !saved { BuildState.remove(for: output) }
+        if stopsAroundSwap == .before { return }
+        do {
+            try commit()
+        } catch {
+            unlink(swapPending.path)
+            throw error
+        }
+        if stopsAroundSwap == .after { return }
+        if replacesUnfinishedUpdate { unlink(journal.path) }
+        if !(saved && rename(swapPending.path, BuildState.url(for: output).path) == 0) {
+            BuildState.remove(for: output)
+        }
         // Only now: a build waiting for the lock must find the state of the site it sees.
         unlock()
+    }
+
+    /// After a build killed between its swap and putting its saved state in place: the state
+    /// goes in place when the published manifest.json is the one it records (the swap
+    /// happened), and is dropped otherwise (the site and the state in place are the last build's).
+    package func finishInterruptedSwap() {
+        let swapPending = BuildState.swapPendingURL(for: output)
+        guard Self.exists(swapPending.path) else { return }
+        let manifest = outputPath + "/manifest.json"
+        if let recorded = BuildState.recorded("manifest.json", inStateAt: swapPending), Self.isRecorded(manifest, recorded) {
+            rename(swapPending.path, BuildState.url(for: output).path)
+        } else {
+            unlink(swapPending.path)
+        }
     }
 
     var list: OutputList {

@@ -49,9 +49,11 @@ struct InPlaceUpdateTests {
     }
 
     func publish(_ site: TemporarySite, _ fingerprint: String, _ files: [String: String], killed: Bool = false,
-                 killedAfterJournal: Bool = false, changes: [String] = [], swapsFromChanges: Int = 1000) throws {
+                 killedAfterJournal: Bool = false, changes: [String] = [], swapsFromChanges: Int = 1000,
+                 killedAroundSwap: OutputFolder.KillPoint? = nil) throws {
         let folder = OutputFolder(output: output(site))
         folder.swapsFromChanges = swapsFromChanges
+        folder.stopsAroundSwap = killedAroundSwap
         folder.stopsBeforeMoving = killed
         folder.stopsAfterJournal = killedAfterJournal
         folder.noteChanges(changes)
@@ -95,6 +97,29 @@ struct InPlaceUpdateTests {
         try publish(site, "five", ["a.html": "a5", "b/index.html": "b4", "c/index.html": "c5", "d.html": "d"], swapsFromChanges: 0)
         #expect(try folderIdentity(site) == third)
         #expect(try site.read("Output/notes.txt") == "mine" && site.read("Output/b/index.html") == "b4")
+    }
+
+    @Test("A build killed around its swap: the next one puts its state in place if the swap happened, drops it if not")
+    func killedAroundSwap() throws {
+        let files = ["a.html": "a", "b/index.html": "b", "c/index.html": "c"]
+        let changed = ["a.html": "a2", "b/index.html": "b2", "c/index.html": "c2"]
+        for point in [OutputFolder.KillPoint.before, .after] {
+            let site = try TemporarySite()
+            try publish(site, "one", files)
+            try publish(site, "two", changed, swapsFromChanges: 0, killedAroundSwap: point)
+            #expect(FileManager.default.fileExists(atPath: BuildState.swapPendingURL(for: output(site)).path))
+            #expect(try site.read("Output/a.html") == (point == .before ? "a" : "a2"))
+            // The next build, opening the output, sees the site and its state agree again.
+            let next = OutputFolder(output: output(site))
+            try next.open()
+            #expect(!FileManager.default.fileExists(atPath: BuildState.swapPendingURL(for: output(site)).path))
+            let fingerprint = point == .before ? "one" : "two"
+            #expect(try next.lastBuild(matching: fingerprint)?.fingerprint == fingerprint, "\(point)")
+            next.abandon()
+            // And a build of other inputs after it publishes as usual.
+            try publish(site, "three", ["a.html": "a3", "b/index.html": "b2", "c/index.html": "c2"])
+            #expect(try site.read("Output/a.html") == "a3")
+        }
     }
 
     @Test("A folder of someone else's with more than 10,000 files is refused after counting 10,000, not after walking it all")
