@@ -516,13 +516,17 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         // (`finishInterruptedSwap`). Without it saved, no state may sit beside the new site
         // (an old fingerprint, old files), so the old one goes before the swap.
         let swapPending = BuildState.swapPendingURL(for: output)
-        let saved = (try? BuildState.save(for: output, record, target: swapPending, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) != nil
+        // The build's --changes lines beside it, for the build that would put it in place.
+        let changesSaved = journalledChanges.isEmpty || Self.writeAtomically(swapChanges.path, Array(journalledChanges.map { $0 + "\n" }.joined().utf8))
+        let saved = changesSaved
+            && (try? BuildState.save(for: output, record, target: swapPending, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) != nil
         if !saved { BuildState.remove(for: output) }
         if stopsAroundSwap == .before { return }
         do {
             try commit()
         } catch {
             unlink(swapPending.path)
+            unlink(swapChanges.path)
             throw error
         }
         if stopsAroundSwap == .after { return }
@@ -530,6 +534,7 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         if !(saved && rename(swapPending.path, BuildState.url(for: output).path) == 0) {
             BuildState.remove(for: output)
         }
+        unlink(swapChanges.path)
         // Only now: a build waiting for the lock must find the state of the site it sees.
         unlock()
     }
@@ -539,13 +544,28 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// happened), and is dropped otherwise (the site and the state in place are the last build's).
     package func finishInterruptedSwap() {
         let swapPending = BuildState.swapPendingURL(for: output)
+        defer { unlink(swapChanges.path) }
         guard Self.exists(swapPending.path) else { return }
         let manifest = outputPath + "/manifest.json"
         if let recorded = BuildState.recorded("manifest.json", inStateAt: swapPending), Self.isRecorded(manifest, recorded) {
             rename(swapPending.path, BuildState.url(for: output).path)
+            // Its --changes list was never written: this build lists those changes with its own.
+            if let data = FileManager.default.contents(atPath: swapChanges.path) {
+                carriedChanges = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            }
         } else {
             unlink(swapPending.path)
         }
+    }
+
+    /// The --changes lines of a build that swaps its site in, from before the swap to after it.
+    var swapChanges: URL { BuildState.swapPendingURL(for: output).appendingPathExtension("changes") }
+
+    /// Writes `bytes` under a temporary name and renames it to `path`; false if it could not.
+    static func writeAtomically(_ path: String, _ bytes: [UInt8]) -> Bool {
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return false }
+        return rename(temporary, path) == 0
     }
 
     var list: OutputList {

@@ -106,19 +106,23 @@ struct InPlaceUpdateTests {
         for point in [OutputFolder.KillPoint.before, .after] {
             let site = try TemporarySite()
             try publish(site, "one", files)
-            try publish(site, "two", changed, swapsFromChanges: 0, killedAroundSwap: point)
+            let lines = ["M a.html", "M b/index.html", "M c/index.html", "M manifest.json"]
+            try publish(site, "two", changed, changes: lines, swapsFromChanges: 0, killedAroundSwap: point)
             #expect(FileManager.default.fileExists(atPath: BuildState.swapPendingURL(for: output(site)).path))
             #expect(try site.read("Output/a.html") == (point == .before ? "a" : "a2"))
-            // The next build, opening the output, sees the site and its state agree again.
+            // The next build, opening the output, sees the site and its state agree again, and
+            // lists the swapped build's changes (which it never wrote) with its own.
             let next = OutputFolder(output: output(site))
             try next.open()
             #expect(!FileManager.default.fileExists(atPath: BuildState.swapPendingURL(for: output(site)).path))
+            #expect(next.carriedChanges == (point == .before ? [] : lines))
             let fingerprint = point == .before ? "one" : "two"
             #expect(try next.lastBuild(matching: fingerprint)?.fingerprint == fingerprint, "\(point)")
             next.abandon()
             // And a build of other inputs after it publishes as usual.
             try publish(site, "three", ["a.html": "a3", "b/index.html": "b2", "c/index.html": "c2"])
             #expect(try site.read("Output/a.html") == "a3")
+            #expect(try workFiles(site).filter { !$0.contains("trash") } == [])
         }
     }
 
