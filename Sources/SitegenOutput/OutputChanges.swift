@@ -3,21 +3,29 @@
 /// step uploads and deletes exactly those (docs/publishing.md). Kept files (`keep:`) are
 /// not sitegen's and never listed.
 package enum OutputChanges {
-    /// `old`: the last build's files (empty for a first build); `new`: this build's, as
-    /// OutputList.forEachSorted hands them over.
-    package static func lines(old: [String: WrittenFile],
+    /// `old`: the last build's files (empty for a first build), by their paths' bytes; `new`:
+    /// this build's, as OutputList.forEachSorted hands them over. Paths are compared as
+    /// bytes, as the file system names them: "café" written with é and with e + U+0301 are
+    /// one Swift string but two files, and renaming one to the other is a D and an A.
+    package static func lines(old: [[UInt8]: WrittenFile],
                               new: ((String, WrittenFile) throws -> Void) throws -> Void) throws -> [String] {
         var old = old
-        var changes: [(String, Character)] = []
+        var changes: [([UInt8], Character)] = []
         try new { path, file in
-            if let was = old.removeValue(forKey: path) {
-                if was.hash != file.hash || was.size != file.size { changes.append((path, "M")) }
+            let bytes = Array(path.utf8)
+            if let was = old.removeValue(forKey: bytes) {
+                if was.hash != file.hash || was.size != file.size { changes.append((bytes, "M")) }
             } else {
-                changes.append((path, "A"))
+                changes.append((bytes, "A"))
             }
         }
         changes += old.keys.map { ($0, "D") }
-        return changes.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }.map { "\($0.1) \($0.0)" }
+        return changes.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map { "\($0.1) " + String(decoding: $0.0, as: UTF8.self) }
+    }
+
+    package static func lines(old: [String: WrittenFile],
+                              new: ((String, WrittenFile) throws -> Void) throws -> Void) throws -> [String] {
+        try lines(old: Dictionary(old.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { first, _ in first }), new: new)
     }
 
     /// The lines of two builds in a row as one build's: `carried` (a killed build's, never

@@ -416,16 +416,16 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     public var fileCount: Int { (written?.count ?? 0) + late.count }
 
     package func changes() throws(OutputError) -> [String] {
-        var old: [String: WrittenFile] = [:]
+        var old: [[UInt8]: WrittenFile] = [:]
         // `previous` is empty when the last build's state was missing or unreadable.
         if !previous.isEmpty, let state = lastState {
             do {
-                try state.forEachOutput { path, file in old[path] = file }
+                try state.forEachOutput { path, file in old[Array(path.utf8)] = file }
             } catch {
                 throw OutputError(message: "\(displayPath(state.url)): cannot read the last build's files: \(error)")
             }
         }
-        for path in pathsOfAnotherVersion { old[path] = .unknown }
+        for path in pathsOfAnotherVersion { old[Array(path.utf8)] = .unknown }
         let list = self.list, late = self.late
         do {
             return try OutputChanges.lines(old: old) { body in try list.forEachSorted(adding: late, body) }

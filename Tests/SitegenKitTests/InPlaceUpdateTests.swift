@@ -279,6 +279,22 @@ struct InPlaceUpdateTests {
         #expect(try workFiles(site) == [])
     }
 
+    @Test("A file renamed from one spelling of an accent to the other is listed removed and added")
+    func changesByBytes() throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["caf\u{E9}.css": "x", "a.html": "a"])
+        let folder = OutputFolder(output: output(site))
+        try folder.open()
+        #expect(try folder.lastBuild(matching: "two") == nil)
+        try folder.write("cafe\u{301}.css", Array("x".utf8))
+        try folder.write("a.html", Array("a".utf8))
+        try folder.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: [], hiddenPrefix: nil))
+        // As bytes: Swift compares strings by canonical equivalence, so "café" == "café".
+        let changes = try folder.changes().map { Array($0.utf8) }
+        #expect(changes == ["A cafe\u{301}.css", "D caf\u{E9}.css", "M manifest.json"].map { Array($0.utf8) })
+        folder.abandon()
+    }
+
     @Test("Two builds' --changes lines as one: what each path was before the first and is after the second")
     func mergedChanges() {
         #expect(OutputChanges.merged(carried: ["A a", "D b", "M c", "A e"], with: ["M a", "A b", "D c", "D e", "A f"])
