@@ -50,7 +50,7 @@ extension OutputFolder {
             throw .strangers(in: displayPath(output), named: Array(strangers.prefix(OutputError.namedStrangers)),
                              count: strangers.count, missingRecord: nil)
         }
-        guard canMove(moved) else {
+        guard canMove(moved, removing: Set(removed)) else {
             // The full swap replaces the whole folder: only when all of it is sitegen's.
             try checkOwnership(recorded: previous)
             try completeStaging(except: Set(moved))
@@ -148,8 +148,9 @@ extension OutputFolder {
     }
 
     /// Whether each staged file can be renamed into place: nothing but a plain file at its
-    /// path, and nothing but folders above it.
-    private func canMove(_ moved: [String]) -> Bool {
+    /// path, and nothing but folders above it, or a file of the last build's that this one
+    /// removes first (an asset that became a folder: `img` → `img/x.png`).
+    private func canMove(_ moved: [String], removing removed: Set<String>) -> Bool {
         var folders = Set<Substring>()
         for path in moved {
             var info = stat()
@@ -159,7 +160,8 @@ extension OutputFolder {
                 let folder = path[..<slash]
                 end = path.index(after: slash)
                 guard folders.insert(folder).inserted else { continue }
-                if lstat(outputPath + "/" + folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { return false }
+                if lstat(outputPath + "/" + folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR,
+                   !((info.st_mode & S_IFMT) == S_IFREG && removed.contains(String(folder))) { return false }
             }
         }
         return true
