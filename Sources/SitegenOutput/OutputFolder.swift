@@ -544,7 +544,8 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// happened), and is dropped otherwise (the site and the state in place are the last build's).
     package func finishInterruptedSwap() {
         let swapPending = BuildState.swapPendingURL(for: output)
-        defer { unlink(swapChanges.path) }
+        // Either file half written under its temporary name (killed while saving) is dropped.
+        defer { for path in [swapChanges.path, swapChanges.path + ".tmp", swapPending.path + ".tmp"] { unlink(path) } }
         guard Self.exists(swapPending.path) else { return }
         let manifest = outputPath + "/manifest.json"
         if let recorded = BuildState.recorded("manifest.json", inStateAt: swapPending), Self.isRecorded(manifest, recorded) {

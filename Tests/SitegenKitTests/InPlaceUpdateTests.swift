@@ -110,11 +110,17 @@ struct InPlaceUpdateTests {
             try publish(site, "two", changed, changes: lines, swapsFromChanges: 0, killedAroundSwap: point)
             #expect(FileManager.default.fileExists(atPath: BuildState.swapPendingURL(for: output(site)).path))
             #expect(try site.read("Output/a.html") == (point == .before ? "a" : "a2"))
+            // Half-written files of a build killed while saving them are dropped too.
+            let pending = BuildState.swapPendingURL(for: output(site)).path
+            for leftover in [pending + ".tmp", pending + ".changes.tmp"] {
+                #expect(FileManager.default.createFile(atPath: leftover, contents: Data("half".utf8)))
+            }
             // The next build, opening the output, sees the site and its state agree again, and
             // lists the swapped build's changes (which it never wrote) with its own.
             let next = OutputFolder(output: output(site))
             try next.open()
-            #expect(!FileManager.default.fileExists(atPath: BuildState.swapPendingURL(for: output(site)).path))
+            #expect(!FileManager.default.fileExists(atPath: pending))
+            #expect(!FileManager.default.fileExists(atPath: pending + ".tmp") && !FileManager.default.fileExists(atPath: pending + ".changes.tmp"))
             #expect(next.carriedChanges == (point == .before ? [] : lines))
             let fingerprint = point == .before ? "one" : "two"
             #expect(try next.lastBuild(matching: fingerprint)?.fingerprint == fingerprint, "\(point)")
