@@ -146,6 +146,20 @@ struct BordaTallyTests {
         #expect(results.updatedAt == Sample.day.addingTimeInterval(20))
     }
 
+    @Test("A vote id read twice (an old export beside a newer dump) is one ballot, in its newest version")
+    func sameVoteTwice() {
+        let votes = [
+            Sample.vote("ann", [0, 1, 2], modified: 10, id: 1),
+            Sample.vote("bob", [1, 0, 2], modified: 10, id: 2),
+            Sample.vote("ann", [2, 1, 0], modified: 20, id: 1),   // the same vote, edited since: counts
+            Sample.vote("bob", [1, 0, 2], modified: 10, id: 2),   // the same vote again, unchanged
+        ]
+        let results = BordaTally.tally(poll: Sample.poll(["A", "B", "C"]), votes: votes, minBallotsForBreakdown: 3)
+        #expect(results.ballots == BallotCounts(received: 2, counted: 2, invalid: 0, superseded: 0))
+        // ann [2,1,0], bob [1,0,2]: A 1+2 = 3, B 2+3 = 5, C 3+1 = 4
+        #expect(points(results) == [0: 3, 1: 5, 2: 4])
+    }
+
     @Test("Incomplete or repeated rankings are set aside, and a voter's latest invalid ballot is not replaced by an older one")
     func invalid() {
         let votes = [

@@ -184,8 +184,27 @@ public enum BordaTally {
         tally(poll: poll, ballots: votes.map(Ballot.init), minBallotsForBreakdown: minBallotsForBreakdown)
     }
 
-    public static func tally(poll: Poll, ballots received: [Ballot], minBallotsForBreakdown: Int) -> PollResults {
+    /// Each ballot once: a vote id read more than once (an old JSON export kept beside a
+    /// newer CloudKit dump, where the record was edited in place) is one ballot, in its
+    /// newest version, not a voter's second ballot.
+    public static func distinctBallots(_ ballots: [Ballot]) -> [Ballot] {
+        var byId: [UUID: Int] = [:]
+        var distinct: [Ballot] = []
+        distinct.reserveCapacity(ballots.count)
+        for ballot in ballots {
+            if let index = byId[ballot.id] {
+                if isNewer(ballot, than: distinct[index]) { distinct[index] = ballot }
+            } else {
+                byId[ballot.id] = distinct.count
+                distinct.append(ballot)
+            }
+        }
+        return distinct
+    }
+
+    public static func tally(poll: Poll, ballots all: [Ballot], minBallotsForBreakdown: Int) -> PollResults {
         let tripCount = poll.trips.count
+        let received = distinctBallots(all)
         let (kept, superseded) = latestBallots(received)
         let counted = kept.filter { isComplete($0.rankings, tripCount: tripCount) }
         let ballots = counted.map(\.rankings)
