@@ -160,6 +160,19 @@ struct BordaTallyTests {
         #expect(points(results) == [0: 3, 1: 5, 2: 4])
     }
 
+    @Test("Two copies of a vote, equally new but ranked differently, give the same result in either file order")
+    func sameVoteTwiceEquallyNew() {
+        let first = Sample.vote("ann", [0, 1, 2], modified: 10, id: 1)
+        let second = Sample.vote("ann", [2, 1, 0], modified: 10, id: 1)
+        let one = BordaTally.tally(poll: Sample.poll(["A", "B", "C"]), votes: [first, second], minBallotsForBreakdown: 3)
+        let other = BordaTally.tally(poll: Sample.poll(["A", "B", "C"]), votes: [second, first], minBallotsForBreakdown: 3)
+        #expect(one == other)
+        #expect(one.ballots == BallotCounts(received: 1, counted: 1, invalid: 0, superseded: 0))
+        // The copy whose bytes sort last counts: the rankings' packed words, little-endian,
+        // start 0x12 for [2,1,0] and 0x10 for [0,1,2]. [2,1,0]: A 1, B 2, C 3.
+        #expect(points(one) == [0: 1, 1: 2, 2: 3])
+    }
+
     @Test("Incomplete or repeated rankings are set aside, and a voter's latest invalid ballot is not replaced by an older one")
     func invalid() {
         let votes = [

@@ -208,6 +208,23 @@ struct ReporterCommandLineTests {
         #expect(warned.stderr == "Data/votes/orphan.json:1:1: warning: pollId: no poll has id 22222222-2222-2222-2222-222222222222; this vote is ignored\n")
     }
 
+    @Test("A vote id read again is one warning per pair of files, at the first repeated vote of the second")
+    func repeatedVoteIds() throws {
+        let site = try goldenSite()
+        let tie = try String(contentsOf: site.root.appendingPathComponent("Data/votes/tie.json"), encoding: .utf8)
+        // An old export of both votes beside the file, and a file repeating one of its own.
+        try site.write("Data/votes/zz-old.json", tie)
+        let vote = "{\"id\": \"c0000000-0000-0000-0000-000000000001\", \"pollId\": \"7f9619ff-8b86-d011-b42d-00cf4fc964ff\", \"odg\": \"v\", \"rankings\": [0, 1], \"votedAt\": 0, \"modifiedAt\": 0}"
+        try site.write("Data/votes/zz-twice.json", "[\(vote),\n \(vote)]\n")
+        let warned = try SitegenProcess.run(["check", "--quiet"], in: site.root, environment: plain)
+        #expect(warned.status == 0)
+        #expect(warned.stderr == """
+            Data/votes/zz-old.json:2:3: warning: id: this vote's id and 1 more of this file's were read before, from Data/votes/tie.json: each is one ballot, counted in its newest version
+            Data/votes/zz-twice.json:2:2: warning: id: this vote's id was read before, earlier in this file: it is one ballot, counted in its newest version
+
+            """)
+    }
+
     @Test("--verbose prints every stage with its duration on stderr, and the summary on stdout")
     func verbose() throws {
         let site = try goldenSite()

@@ -65,4 +65,47 @@ public struct BallotsByPoll: Sendable {
 
     /// The polls that ballots were cast for.
     public var pollIds: Set<UUID> { Set(ends.keys) }
+
+    /// Vote ids read more than once for the same poll, by the pair of files (indexes into
+    /// the files added) that hold the first copy and the copy read again: the ids in the
+    /// order of the second file. The same file twice when one file repeats an id.
+    public func repeatedIds() -> [(first: Int, again: Int, ids: [UUID])] {
+        var pairs: [Pair: [(number: Int, id: UUID)]] = [:]
+        var seen: [UUID: Int] = [:]
+        for (poll, _) in ends {
+            // A poll's ballots are few; its chain visits them in file order.
+            var numbers: [Int] = []
+            var number = Int(ends[poll]!.first)
+            while number >= 0 { numbers.append(number); number = Int(next[number]) }
+            guard numbers.count > 1 else { continue }
+            seen.removeAll(keepingCapacity: true)
+            for number in numbers {
+                let id = ballot(number).id
+                if let earlier = seen[id] {
+                    pairs[Pair(first: file(of: earlier), again: file(of: number)), default: []].append((number, id))
+                } else {
+                    seen[id] = number
+                }
+            }
+        }
+        return pairs.sorted { ($0.key.again, $0.key.first) < ($1.key.again, $1.key.first) }
+            .map { (first: $0.key.first, again: $0.key.again, ids: $0.value.sorted { $0.number < $1.number }.map(\.id)) }
+    }
+
+    private struct Pair: Hashable { var first: Int, again: Int }
+
+    private func file(of number: Int) -> Int {
+        // The last file starting at or before `number`.
+        var low = 0, high = fileStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if fileStarts[middle] <= number { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    private func ballot(_ number: Int) -> Ballot {
+        let index = file(of: number)
+        return files[index][number - fileStarts[index]].1
+    }
 }

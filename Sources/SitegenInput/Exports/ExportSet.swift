@@ -61,7 +61,35 @@ public struct ExportSet: Sendable {
         // Ballots last: a rebuild takes unchanged vote files' ballots from the last build's
         // cache, which is still being read while the exports above are.
         set.loadBallots(readVotes ?? { url in Self.readVotes(url, loader: loader) })
+        reportRepeatedVotes(set.ballots.repeatedIds(), voteFiles: set.voteFiles, loader: loader, log: log)
         return set
+    }
+
+    /// A vote id read again (an old JSON export kept beside a newer CloudKit dump) is one
+    /// ballot (docs/rules.md), but the organiser should know the file is there: one warning
+    /// per pair of files, at the first repeated vote of the second. Ballots keep no source
+    /// position, so that file is read again, only when there is such a vote.
+    static func reportRepeatedVotes(_ repeats: [(first: Int, again: Int, ids: [UUID])], voteFiles: [URL],
+                                    loader: ExportLoader, log: DiagnosticLog) {
+        guard !repeats.isEmpty else { return }
+        let quiet = loader.reporting(to: DiagnosticLog())
+        var votesOf: [Int: [Vote]] = [:]
+        for (first, again, ids) in repeats {
+            let votes = votesOf[again] ?? quiet.loadFile(voteFiles[again], cloudKit: CloudKitDump.vote, schema: { _ in .vote }) {
+                (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source)
+            }.0
+            votesOf[again] = votes
+            let repeated = Set(ids)
+            // The second copy of the first id: in the same file, the first copy comes earlier.
+            let copies = votes.filter { $0.id == ids[0] }
+            guard let vote = (first == again ? copies.dropFirst().first : copies.first) ?? votes.first(where: { repeated.contains($0.id) })
+            else { continue }
+            let place = first == again ? "earlier in this file" : "from \(displayPath(voteFiles[first]))"
+            let what = ids.count == 1
+                ? "this vote's id was read before, \(place): it is one ballot, counted in its newest version"
+                : "this vote's id and \(ids.count - 1) more of this file's were read before, \(place): each is one ballot, counted in its newest version"
+            log.add(vote.source.diagnostic(.warning, field: "id", what, summary: "vote ids read more than once are counted once"))
+        }
     }
 
     /// One vote file read by `loader`.

@@ -109,6 +109,14 @@ public struct Ballot: Sendable, Equatable {
         modifiedAt = Date(timeIntervalSinceReferenceDate: Double(bitPattern: modified))
     }
 
+    /// Orders two copies of one vote that are equally new by everything they hold.
+    package func sortsAfter(_ other: Ballot) -> Bool {
+        var mine: [UInt8] = [], theirs: [UInt8] = []
+        appendBytes(to: &mine)
+        other.appendBytes(to: &theirs)
+        return theirs.lexicographicallyPrecedes(mine)
+    }
+
     /// Everything the ballot holds, as bytes: to hash (a poll's ballots are unchanged when
     /// these are) and to keep from one build to the next (`init(reading:at:)`, PollFileCache).
     package func appendBytes(to bytes: inout [UInt8]) {
@@ -186,14 +194,18 @@ public enum BordaTally {
 
     /// Each ballot once: a vote id read more than once (an old JSON export kept beside a
     /// newer CloudKit dump, where the record was edited in place) is one ballot, in its
-    /// newest version, not a voter's second ballot.
+    /// newest version, not a voter's second ballot. Two copies equally new but different
+    /// are told apart by their contents, so which file sorts first never decides.
     public static func distinctBallots(_ ballots: [Ballot]) -> [Ballot] {
         var byId: [UUID: Int] = [:]
         var distinct: [Ballot] = []
         distinct.reserveCapacity(ballots.count)
         for ballot in ballots {
             if let index = byId[ballot.id] {
-                if isNewer(ballot, than: distinct[index]) { distinct[index] = ballot }
+                let kept = distinct[index]
+                if isNewer(ballot, than: kept) || (!isNewer(kept, than: ballot) && ballot.sortsAfter(kept)) {
+                    distinct[index] = ballot
+                }
             } else {
                 byId[ballot.id] = distinct.count
                 distinct.append(ballot)
