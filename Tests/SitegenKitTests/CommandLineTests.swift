@@ -20,11 +20,18 @@ struct SitegenProcess {
         let stderr: String
     }
 
-    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
+    /// `withoutRoot`: as `nobody` when the tests run as root (CI), whom permissions do not
+    /// stop; the files it must write should then belong to `nobody` (`TemporarySite.giveAway`).
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:], withoutRoot: Bool = false) throws -> Result {
         let process = Process()
         guard let executable else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "sitegen executable not found next to the tests"]) }
-        process.executableURL = executable
-        process.arguments = arguments
+        if withoutRoot && getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(TemporarySite.nobody)", "--regid=\(TemporarySite.nobody)", "--clear-groups", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = folder
         // Tests pin plain output: no workflow annotations even when CI runs inside GitHub Actions.
         var base = ProcessInfo.processInfo.environment

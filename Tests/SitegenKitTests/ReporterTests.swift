@@ -225,6 +225,40 @@ struct ReporterCommandLineTests {
             """)
     }
 
+    @Test("An input folder or file that cannot be read stops the build (exit 3) and names it; the site stays as it was")
+    func unreadableInputs() throws {
+        let site = try goldenSite()
+        try site.giveAway()
+        let good = try SitegenProcess.run(["build", "--quiet"], in: site.root, environment: plain, withoutRoot: true)
+        #expect(good.status == 0, "\(good.stderr)")
+        let home = site.root.appendingPathComponent("Output/index.html")
+        let published = try Data(contentsOf: home)
+        // Taken as empty, the folder published "Nobody has voted yet" with exit 0.
+        let votes = site.root.appendingPathComponent("Data/votes").path
+        chmod(votes, 0)
+        defer { chmod(votes, 0o755) }
+        let folder = try SitegenProcess.run(["build", "--quiet", "--changes", "changes.txt"], in: site.root, environment: plain, withoutRoot: true)
+        #expect(folder.status == 3)
+        #expect(folder.stderr == """
+            Data/votes: error: cannot list this folder: Permission denied
+            error: 1 input could not be read (above); nothing was written
+
+            """)
+        chmod(votes, 0o755)
+        let file = site.root.appendingPathComponent("Data/votes/tie.json").path
+        chmod(file, 0)
+        defer { chmod(file, 0o644) }
+        let unreadable = try SitegenProcess.run(["check", "--quiet"], in: site.root, environment: plain, withoutRoot: true)
+        #expect(unreadable.status == 3)
+        #expect(unreadable.stderr == """
+            Data/votes/tie.json: error: cannot read the file: Permission denied
+            error: 1 input could not be read (above); nothing was written
+
+            """)
+        #expect(try Data(contentsOf: home) == published)
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("changes.txt").path))
+    }
+
     @Test("--verbose prints every stage with its duration on stderr, and the summary on stdout")
     func verbose() throws {
         let site = try goldenSite()

@@ -14,6 +14,18 @@ final class TemporarySite {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
+    /// The user and group id of `nobody` on Debian.
+    static let nobody = 65534
+
+    /// Run as root, hands every file to `nobody`, whom SitegenProcess runs as `withoutRoot`.
+    func giveAway() throws {
+        guard getuid() == 0 else { return }
+        let paths = [root.path] + (FileManager.default.subpaths(atPath: root.path) ?? []).map { root.path + "/" + $0 }
+        for path in paths where lchown(path, uid_t(Self.nobody), gid_t(Self.nobody)) != 0 {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+    }
+
     func write(_ path: String, _ text: String) throws {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

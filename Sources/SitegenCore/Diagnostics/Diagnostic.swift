@@ -13,6 +13,9 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
     /// Many diagnostics with the same summary are one problem seen many times (40,000 game
     /// ids no catalog holds): past a few examples they are counted, not printed or kept.
     public var summary: String?
+    /// An input that exists but could not be read (permissions, a disk error): the build
+    /// stops with an I/O failure (exit 3), never taking the input as empty.
+    public var isUnreadable = false
 
     private var fixedLine: Int?
     private var fixedColumn: Int?
@@ -34,6 +37,25 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
     package init(_ severity: Severity, at source: SourceRef, field: String, message: String, summary: String?) {
         self.init(severity, file: source.file, field: field, message: message, summary: summary)
         pending = source
+    }
+
+    /// An error saying that `file` exists but could not be read, with the system's reason.
+    public static func unreadable(_ file: String, _ message: String) -> Diagnostic {
+        var diagnostic = Diagnostic(.error, file: file, message: message)
+        diagnostic.isUnreadable = true
+        return diagnostic
+    }
+
+    /// The system's reason the last call failed, as `strerror` words it ("Permission denied").
+    public static var systemReason: String { String(cString: strerror(errno)) }
+
+    /// Why reading `path` failed with `error`: the system's words when opening it fails
+    /// (Foundation's are "The operation could not be completed").
+    public static func readFailure(_ path: String, _ error: any Error) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return systemReason }
+        close(descriptor)
+        return error.localizedDescription
     }
 
     /// Where the problem is, when its position has not been looked up yet.

@@ -45,6 +45,7 @@ public final class DiagnosticLog: @unchecked Sendable {
     private var files: [FileKey: Group] = [:]
     private var errors = 0
     private var warnings = 0
+    private var unreadable = 0
 
     /// The kept diagnostics of one summary or one file, smallest order keys first.
     private struct Group {
@@ -78,6 +79,7 @@ public final class DiagnosticLog: @unchecked Sendable {
     public func add(_ diagnostic: Diagnostic) {
         lock.withLock {
             if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
+            if diagnostic.isUnreadable { unreadable += 1 }
             if keepsEvery {
                 items.append(diagnostic)
             } else if let summary = diagnostic.summary {
@@ -167,4 +169,6 @@ public final class DiagnosticLog: @unchecked Sendable {
     public var errorCount: Int { lock.withLock { errors } }
     public var warningCount: Int { lock.withLock { warnings } }
     public var hasErrors: Bool { errorCount > 0 }
+    /// Inputs that exist but could not be read (`Diagnostic.isUnreadable`).
+    public var unreadableCount: Int { lock.withLock { unreadable } }
 }

@@ -90,7 +90,7 @@ public struct ExportLoader: Sendable {
             }
             bytes = [UInt8](try Data(contentsOf: url))
         } catch {
-            log.add(Diagnostic(.error, file: shown, message: "cannot read the file: \(error.localizedDescription)"))
+            log.add(.unreadable(shown, "cannot read the file: \(Diagnostic.readFailure(url.path, error))"))
             return ([], nil)
         }
         // Its path only: BuildFingerprint has already hashed every input file.

@@ -22,8 +22,11 @@ extension TipCatalog {
             log.error(shown, "file is \(size) bytes; the limit is \(ExportLoader.maxFileBytes) bytes")
             return nil
         }
-        guard let data = try? Data(contentsOf: url) else {
-            log.error(shown, "cannot read the tips file")
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            log.add(.unreadable(shown, "cannot read the tips file: \(Diagnostic.readFailure(url.path, error))"))
             return nil
         }
         guard data.count <= ExportLoader.maxFileBytes else {

@@ -30,7 +30,11 @@ public struct InputFolder {
 
     private mutating func walk(_ path: String, real: String, root: String, recursive: Bool,
                                matching: (String) -> Bool, visited: inout Set<String>) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: real) else { return }
+        guard let names = Self.names(in: real) else {
+            // Taken as empty, a folder without read permission published "Nobody has voted yet".
+            problems.append(.unreadable(displayPath(URL(fileURLWithPath: path)), "cannot list this folder: \(Diagnostic.systemReason)"))
+            return
+        }
         // Names Swift holds equal (canonically equivalent) but the disk holds apart: "café"
         // with é, and with e and a combining accent. Keyed by such names, two vote files'
         // ballots were taken as one file's, and a rebuild published wrong counts.
@@ -54,7 +58,13 @@ public struct InputFolder {
             }
             seen[name] = name
             guard let resolved = realPath(real + "/" + name) else {
-                problems.append(Diagnostic(.warning, file: shown, message: "skipped: a link to nothing"))
+                // Only a missing target or a loop is "nothing"; a folder that cannot be
+                // searched (mode 444) is a failure to read.
+                if errno == ENOENT || errno == ELOOP || errno == ENOTDIR {
+                    problems.append(Diagnostic(.warning, file: shown, message: "skipped: a link to nothing"))
+                } else {
+                    problems.append(.unreadable(shown, "cannot read: \(Diagnostic.systemReason)"))
+                }
                 continue
             }
             guard resolved == root || resolved.hasPrefix(root + "/") else {
@@ -62,7 +72,10 @@ public struct InputFolder {
                 continue
             }
             var info = stat()
-            guard stat(resolved, &info) == 0 else { continue }
+            guard stat(resolved, &info) == 0 else {
+                problems.append(.unreadable(shown, "cannot read: \(Diagnostic.systemReason)"))
+                continue
+            }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 // A link back up the tree would otherwise be walked for ever.
@@ -77,6 +90,14 @@ public struct InputFolder {
                 }
             }
         }
+    }
+
+    /// A folder's entries, or nil with `errno` set when it cannot be read.
+    private static func names(in folder: String) -> [String]? {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) { return names }
+        // Foundation's error words it vaguely; the system's reason comes from opening it.
+        if let directory = opendir(folder) { closedir(directory); errno = EIO }
+        return nil
     }
 
     /// The size of a regular file (links followed), or nil for anything else: reading a FIFO

@@ -15,6 +15,11 @@ struct CheckStage {
         ExportSet.checkUniqueness(inputs.polls, log: log)
         inputs.plausibility.report(to: log)
         inputs.layout.reportOrphanItems(inputs.exports.customItems, polls: inputs.polls)
+        // An input that could not be read is not an input error: nothing is wrong with it.
+        let unreadable = log.unreadableCount
+        if unreadable > 0 {
+            throw .io("\(Formatting.count(unreadable, "input")) could not be read (above); nothing was written")
+        }
         if log.hasErrors { throw .inputErrors(count: log.errorCount) }
         if let message = failure.message { throw .io(message) }
         return inputs

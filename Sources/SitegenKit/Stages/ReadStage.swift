@@ -62,6 +62,9 @@ struct ReadStage {
         // Templates and assets: links out of the folder are template errors (exit 2), special
         // files warnings. TemplateSet has refused links out among the templates themselves.
         let templateFolder = InputFolder.list(config.templates)
+        if let unreadable = templateFolder.problems.first(where: \.isUnreadable) {
+            throw .io("\(unreadable.file): \(unreadable.message)")
+        }
         if let linkOut = templateFolder.problems.first(where: { $0.severity == .error }) {
             throw .configuration(linkOut)
         }

@@ -66,8 +66,8 @@ package enum MarkdownPages {
             } catch let error as FrontMatterError {
                 log.add(error.diagnostic)
             } catch {
-                // Folders named `*.md` and unreadable files.
-                log.error(shown, "cannot read the page: \(error.localizedDescription)")
+                // The listing has only regular files: this one could not be read.
+                log.add(.unreadable(shown, "cannot read the page: \(Diagnostic.readFailure(url.path, error))"))
             }
         }
         return pages.values
