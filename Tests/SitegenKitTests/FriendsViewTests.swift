@@ -97,4 +97,25 @@ struct FriendsViewTests {
         #expect(results.allSatisfy { $0["rankCounts"] is NSNull })
         #expect(tree["index.html"]!.contains("<p class=\"leader\">No votes yet</p>"))
     }
+
+    @Test("A poll whose every ballot was set aside says so wherever it says nobody has voted")
+    func everyBallotSetAside() throws {
+        // Friends ranked two trips, then the organiser added a third: "Nobody has voted
+        // yet." told the friends who voted that nobody had.
+        let (tree, _) = try build { site in
+            try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/votes"))
+            try site.write("Data/votes/before-the-third-trip.json", """
+                [{"id": "a0000000-0000-0000-0000-000000000001", "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "v1", "rankings": [0, 1], "votedAt": "2026-05-03T10:00:00Z", "modifiedAt": "2026-05-03T10:00:00Z"},
+                 {"id": "a0000000-0000-0000-0000-000000000002", "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "v2", "rankings": [1, 0], "votedAt": "2026-05-03T11:00:00Z", "modifiedAt": "2026-05-03T11:00:00Z"}]
+                """)
+        }
+        let page = try #require(tree["polls/X7K9M2/index.html"])
+        #expect(page.contains("<p class=\"voters\"><strong>Nobody has voted yet on all 3 trips: 2 ballots were set aside because they did not rank every trip exactly once.</strong></p>"))
+        // Said once: not again under the list.
+        // The sentence, three descriptions (meta, og, twitter) and two image alts (og, twitter).
+        #expect(page.components(separatedBy: "set aside").count == 1 + 6)
+        #expect(page.contains("<meta name=\"description\" content=\"3 trip options; 2 ballots set aside, none counted yet.\">"))
+        #expect(page.contains("<meta property=\"og:image:alt\" content=\"Spec example &lt;3 trips&gt;: 2 ballots set aside, none counted yet.\">"))
+        #expect(tree["index.html"]!.contains("<p class=\"leader\">No votes yet: 2 ballots set aside</p>"))
+    }
 }

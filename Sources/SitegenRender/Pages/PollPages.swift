@@ -29,6 +29,7 @@ public struct PublishedPoll: Sendable, Encodable {
     public var leaderLine: String {
         let leaders = results.leaders.map { BidiIsolation.isolated(poll.trips[$0.trip].name) }
         switch leaders.count {
+        case 0 where results.ballots.invalid > 0: return "No votes yet: \(PollPages.setAside(results.ballots.invalid))"
         case 0: return "No votes yet"
         case 1: return "Leading: \(leaders[0])"
         default: return "Tied for first: \(listJoined(leaders))"
@@ -90,6 +91,9 @@ package enum PollPages {
         let trips = poll.trips
 
         var description = "\(Formatting.count(trips.count, "trip option")), \(Formatting.count(counted, "vote"))."
+        if counted == 0 && results.ballots.invalid > 0 {
+            description = "\(Formatting.count(trips.count, "trip option")); \(setAside(results.ballots.invalid)), none counted yet."
+        }
         if let leader = published.leaderText {
             description = "\(leader) leads with \(Formatting.count(results.standings[0].points, "point")) from \(Formatting.count(counted, "vote")). Vote results for \(Formatting.count(trips.count, "trip option"))."
             if results.leaders.count > 1 {
@@ -114,7 +118,8 @@ package enum PollPages {
                 href: tripPages ? kit.href("\(path)trips/\(standing.trip + 1)/", from: path) : nil)
         }
         var notes: [String] = []
-        if results.ballots.invalid > 0 {
+        // Without a counted ballot the sentence at the top says it.
+        if results.ballots.invalid > 0 && counted > 0 {
             notes.append("\(Formatting.count(results.ballots.invalid, "ballot")) set aside because \(results.ballots.invalid == 1 ? "it did" : "they did") not rank every trip exactly once.")
         }
         if results.ballots.superseded > 0 {
@@ -124,7 +129,7 @@ package enum PollPages {
             title: poll.title,
             shareCode: poll.shareCode.value,
             descriptionHTML: poll.description.map(MarkdownRenderer.html),
-            votersText: votersSentence(counted),
+            votersText: votersSentence(counted, setAside: results.ballots.invalid, tripCount: trips.count),
             hasVotes: counted > 0,
             standings: standings,
             // Without a counted ballot there is no ranking: the trips are a plain list.
@@ -157,12 +162,21 @@ package enum PollPages {
         return kit.page(model, meta: meta)
     }
 
-    package static func votersSentence(_ count: Int) -> String {
+    /// With every ballot set aside (a trip added after friends voted), "Nobody has voted
+    /// yet." alone would tell four friends who voted that nobody has.
+    package static func votersSentence(_ count: Int, setAside: Int = 0, tripCount: Int = 0) -> String {
         switch count {
+        case 0 where setAside > 0:
+            return "Nobody has voted yet on all \(Formatting.count(tripCount, "trip")): \(Formatting.count(setAside, "ballot")) \(setAside == 1 ? "was" : "were") set aside because \(setAside == 1 ? "it did" : "they did") not rank every trip exactly once."
         case 0: return "Nobody has voted yet."
         case 1: return "1 person has voted."
         default: return "\(Formatting.grouped(count)) people have voted."
         }
+    }
+
+    /// "4 ballots set aside".
+    package static func setAside(_ count: Int) -> String {
+        "\(Formatting.count(count, "ballot")) set aside"
     }
 
     /// The summary card of a trip, shared by every page that lists trips.

@@ -85,7 +85,9 @@ public enum PreviewCard: Sendable, Equatable {
         }
         let hidden = results.standings.count - rows.count
         return .poll(PollCard(title: poll.title, siteTitle: siteTitle,
-                              voters: PollPages.votersSentence(results.ballots.counted),
+                              voters: results.ballots.counted == 0 && results.ballots.invalid > 0
+                                  ? "\(PollPages.setAside(results.ballots.invalid)), none counted yet."
+                                  : PollPages.votersSentence(results.ballots.counted),
                               tie: results.leaders.count > 1 ? "Tie for first" : nil,
                               rows: rows,
                               more: hidden > 0 ? "+ \(Formatting.count(hidden, "more trip"))" : nil))
