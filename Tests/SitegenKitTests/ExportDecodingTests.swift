@@ -217,6 +217,31 @@ struct ExportLoaderTests {
         ])
     }
 
+    @Test("A byte order mark is not a column, and a UTF-16 or UTF-32 file is named as such")
+    func encodings() throws {
+        let site = try TemporarySite()
+        // `x` is the ninth character an editor shows; the mark before it is invisible.
+        try site.write("Data/votes/bom.json", "\u{FEFF}[{\"id\": x}]")
+        try Data([0xEF, 0xBB, 0xBF] + Array("[1,\n 2, @]".utf8)).write(to: site.root.appendingPathComponent("Data/votes/bom2.json"))
+        let text = "[{\"id\": 1}]"
+        try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: site.root.appendingPathComponent("Data/votes/le.json"))
+        try Data(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }).write(to: site.root.appendingPathComponent("Data/votes/no-mark.json"))
+        try Data(text.unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value)] }).write(to: site.root.appendingPathComponent("Data/votes/wide.json"))
+        let log = DiagnosticLog()
+        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
+        _ = loader.load(site.root.appendingPathComponent("Data/votes")) { (decoder, field, source) throws(FieldError) in
+            try decoder.vote(field, source: source)
+        }
+        let shown = displayPath(site.root.appendingPathComponent("Data/votes"))
+        #expect(log.all.map(\.description) == [
+            "\(shown)/bom.json:1:9: error: not valid JSON: unexpected character 'x'; expected a value",
+            "\(shown)/bom2.json:2:5: error: not valid JSON: unexpected character '@'; expected a value",
+            "\(shown)/le.json:1:1: error: not valid JSON: the file is UTF-16, not UTF-8: save it as UTF-8",
+            "\(shown)/no-mark.json:1:1: error: not valid JSON: the file is UTF-16, not UTF-8: save it as UTF-8",
+            "\(shown)/wide.json:1:1: error: not valid JSON: the file is UTF-32, not UTF-8: save it as UTF-8",
+        ])
+    }
+
     @Test("A trip that ends before it starts is an error at its end date; one that ends the day it starts is not")
     func endBeforeStart() throws {
         let decoder = ExportDecoder(dates: ExportDateReader(timeZone: TimeZone(identifier: "America/Chicago")!, numericDates: .reference))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns byte offsets of one file into line and column, built on first use. Columns count
-/// Unicode scalars; checkpoints every 4 KiB keep a lookup cheap even in a file that is
+/// Unicode scalars, a leading byte order mark aside (editors do not show it); checkpoints every 4 KiB keep a lookup cheap even in a file that is
 /// one long line (a minified export).
 ///
 /// Built from the file on disk at the first lookup, so a build keeps no export's bytes in
@@ -29,11 +29,12 @@ package final class LineIndex: @unchecked Sendable {
         if let path, bytes.isEmpty, let data = FileManager.default.contents(atPath: path) {
             bytes = [UInt8](data)
         }
+        startsWithMark = bytes.starts(with: SourcePosition.byteOrderMark)
         var scalars = 0
         for (index, byte) in bytes.enumerated() {
             if index > 0 && index % Self.blockSize == 0 { scalarsBeforeBlock.append(scalars) }
             if byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
-            if byte & 0xC0 != 0x80 { scalars += 1 }
+            if startsScalar(byte, at: index) { scalars += 1 }
         }
         built = true
     }
@@ -44,10 +45,16 @@ package final class LineIndex: @unchecked Sendable {
         var count = scalarsBeforeBlock[min(block, scalarsBeforeBlock.count - 1)]
         var index = min(block, scalarsBeforeBlock.count - 1) * Self.blockSize
         while index < offset {
-            if bytes[index] & 0xC0 != 0x80 { count += 1 }
+            if startsScalar(bytes[index], at: index) { count += 1 }
             index += 1
         }
         return count
+    }
+
+    private var startsWithMark = false
+
+    private func startsScalar(_ byte: UInt8, at index: Int) -> Bool {
+        byte & 0xC0 != 0x80 && !(index == 0 && startsWithMark)
     }
 
     /// Whether a position was asked for, and so the file read and indexed.

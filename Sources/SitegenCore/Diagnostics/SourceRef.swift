@@ -68,10 +68,13 @@ public struct SourcePosition: Sendable, Equatable {
         self.column = column
     }
 
+    /// UTF-8's byte order mark, which JSONParser skips and editors do not show: not a column.
+    package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     public init(offset: Int, in bytes: [UInt8]) {
         var line = 1
         var column = 1
-        var index = 0
+        var index = bytes.starts(with: Self.byteOrderMark) && offset >= 3 ? 3 : 0
         let end = min(offset, bytes.count)
         while index < end {
             let byte = bytes[index]

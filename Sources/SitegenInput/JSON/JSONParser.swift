@@ -22,6 +22,9 @@ public struct JSONParser {
 
     /// Parses a whole document (a UTF-8 BOM is allowed and skipped).
     public static func parse(_ data: [UInt8], maxDepth: Int = defaultMaxDepth) throws(Failure) -> JSONNode {
+        if let encoding = wideEncoding(data) {
+            throw Failure(offset: 0, message: "the file is \(encoding), not UTF-8: save it as UTF-8")
+        }
         if let bad = firstInvalidUTF8(data) {
             throw Failure(offset: bad, message: "the file is not valid UTF-8")
         }
@@ -41,6 +44,18 @@ public struct JSONParser {
             }
             return node
         }
+    }
+
+    /// UTF-16 or UTF-32 (Windows tools save "Unicode" text so), told by its byte order mark
+    /// or by a zero byte beside the first character: JSON text never holds a zero byte.
+    static func wideEncoding(_ data: [UInt8]) -> String? {
+        if data.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return "UTF-32" }
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return "UTF-16" }
+        guard data.count >= 2 else { return nil }
+        if data.count >= 4, data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0 { return "UTF-32" }
+        if data.count >= 4, data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0 { return "UTF-32" }
+        if (data[0] == 0) != (data[1] == 0) { return "UTF-16" }
+        return nil
     }
 
     // MARK: - Values
