@@ -55,6 +55,24 @@ struct MarkdownSafetyTests {
         #expect(MarkdownRenderer.html("![map](map.png)") == "<p><img src=\"map.png\" alt=\"map\" /></p>\n")
     }
 
+    @Test("With urls: files a relative link to a folder names its index.html; other links are left as written", arguments: [
+        ("../tips/", "../tips/index.html"), ("tips/#today", "tips/index.html#today"), ("..", "../index.html"),
+        ("./?x=1", "./index.html?x=1"), ("polls/X7K9M2/.", "polls/X7K9M2/./index.html"),
+    ])
+    func folderLinks(link: String, expected: String) {
+        #expect(MarkdownRenderer.indexFileLink(link) == expected)
+        #expect(MarkdownRenderer.html("[a](\(link))", indexLinks: true) == "<p><a href=\"\(expected.replacingOccurrences(of: "&", with: "&amp;"))\">a</a></p>\n")
+        // Without urls: files the link is kept: a web server serves the folder's index.html.
+        #expect(MarkdownRenderer.html("[a](\(link))") == "<p><a href=\"\(link)\">a</a></p>\n")
+    }
+
+    @Test("Links that are not relative links to a folder are never given an index.html", arguments: [
+        "/tips/", "#top", "https://example.org/", "mailto:a@b.c", "notes.html", "../tips", "a:b/", "",
+    ])
+    func otherLinks(link: String) {
+        #expect(MarkdownRenderer.indexFileLink(link) == nil)
+    }
+
     @Test("GFM extensions work: tables, strikethrough, autolinks, task lists")
     func extensions() {
         #expect(MarkdownRenderer.html("| a | b |\n|---|---|\n| 1 | 2 |\n").contains("<table>"))

@@ -80,6 +80,22 @@ struct SiteBuildTests {
         #expect(try hrefs(urls: "files") == ["index.html", "index.html", "tips/index.html", "index.html"])
     }
 
+    @Test("With urls: files, Markdown links to folders open their index.html from disk; with pretty URLs they stay as written")
+    func markdownFolderLinks() throws {
+        func about(urls: String) throws -> String {
+            let site = try TemporarySite()
+            try site.copy(from: Self.golden.appendingPathComponent("site"))
+            try site.copyTemplates()
+            try site.write("site.yml", try site.read("site.yml") + "urls: \(urls)\npages: Pages\n")
+            try site.write("Pages/about.md", "---\ntitle: About\n---\nSee [the tips](../tips/) and [home](..).\n")
+            _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+            return try site.read("Output/about/index.html")
+        }
+        // From disk, `../tips/` opened the browser's listing of the folder.
+        #expect(try about(urls: "files").contains("<p>See <a href=\"../tips/index.html\">the tips</a> and <a href=\"../index.html\">home</a>.</p>"))
+        #expect(try about(urls: "pretty").contains("<p>See <a href=\"../tips/\">the tips</a> and <a href=\"..\">home</a>.</p>"))
+    }
+
     @Test("Private ids never appear in any output file")
     func privacy() throws {
         let (_, tree) = try buildGolden()

@@ -31,22 +31,25 @@ public enum MarkdownRenderer {
     nonisolated(unsafe) private static var recent: [String: String] = [:]
     private static let recentLimit = 256
 
-    public static func html(_ markdown: String) -> String {
+    /// `indexLinks` (`urls: files`): a relative link to a folder (`../tips/`) names its
+    /// `index.html`, since a browser opening the site from disk shows a folder as a listing.
+    public static func html(_ markdown: String, indexLinks: Bool = false) -> String {
+        let key = indexLinks ? "\u{1}" + markdown : markdown
         lock.lock()
-        if let cached = recent[markdown] {
+        if let cached = recent[key] {
             lock.unlock()
             return cached
         }
         lock.unlock()
-        let rendered = render(markdown)
+        let rendered = render(markdown, indexLinks: indexLinks)
         lock.withLock {
             if recent.count >= recentLimit { recent.removeAll(keepingCapacity: true) }
-            recent[markdown] = rendered
+            recent[key] = rendered
         }
         return rendered
     }
 
-    private static func render(_ markdown: String) -> String {
+    private static func render(_ markdown: String, indexLinks: Bool) -> String {
         // cmark copies reference links while parsing: too many copies are refused unparsed.
         guard ReferenceExpansion.estimate(markdown) <= ReferenceExpansion.budget(forTextOf: markdown.utf8.count) else {
             return tooComplexNotice
@@ -77,7 +80,7 @@ public enum MarkdownRenderer {
         defer { cmark_node_free(document) }
         // Counted before rendering: one short reference definition used thousands of times
         // would otherwise render hundreds of megabytes first and be refused after.
-        guard restrictLinks(in: document) else { return tooComplexNotice }
+        guard restrictLinks(in: document, indexLinks: indexLinks) else { return tooComplexNotice }
         // Passing the parser's extension list matters: NULL silently disables tagfilter.
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
         defer { free(rendered) }
@@ -103,7 +106,7 @@ public enum MarkdownRenderer {
     /// could exceed `maxOutputBytes`: every node's tags, and every link's URL and title,
     /// which a reference link repeats at each use. The walk stops there, so the work and
     /// memory spent on a hostile text are bounded by the limit, not by its expansion.
-    private static func restrictLinks(in document: OpaquePointer) -> Bool {
+    private static func restrictLinks(in document: OpaquePointer, indexLinks: Bool) -> Bool {
         var images: [OpaquePointer] = []
         guard let iterator = cmark_iter_new(document) else { return true }
         defer { cmark_iter_free(iterator) }
@@ -124,6 +127,9 @@ public enum MarkdownRenderer {
             let url = rawURL.map { String(cString: $0) } ?? ""
             if type == CMARK_NODE_LINK, !isAllowedLink(url) {
                 cmark_node_set_url(node, "")
+            } else if type == CMARK_NODE_LINK, indexLinks, let indexed = indexFileLink(url) {
+                estimate += indexed.utf8.count - url.utf8.count
+                cmark_node_set_url(node, indexed)
             } else if type == CMARK_NODE_IMAGE, !isInlineImage(url), !isAllowedLink(url) || url.contains(":") || url.hasPrefix("//") {
                 images.append(node)
             }
@@ -136,6 +142,21 @@ public enum MarkdownRenderer {
             cmark_node_free(image)
         }
         return true
+    }
+
+    /// A relative link to a folder, naming its `index.html` (`../tips/` → `../tips/index.html`,
+    /// `..#x` → `../index.html#x`); nil for any other link: with a scheme, from the root
+    /// (`/tips/` works from no folder on disk), to a file, or only a fragment.
+    package static func indexFileLink(_ url: String) -> String? {
+        guard !url.hasPrefix("/"), !url.hasPrefix("#") else { return nil }
+        let end = url.firstIndex { $0 == "?" || $0 == "#" } ?? url.endIndex
+        let path = url[..<end]
+        // A scheme ends before the first '/', '?' or '#'.
+        if let colon = path.firstIndex(of: ":"), !path[..<colon].contains("/") { return nil }
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        if path.hasSuffix("/") { return path + "index.html" + url[end...] }
+        if last == "." || last == ".." { return path + "/index.html" + url[end...] }
+        return nil
     }
 
     /// An image carried in the text itself (`data:image/png;base64,…`), which loads nothing

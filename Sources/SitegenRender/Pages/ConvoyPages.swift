@@ -72,7 +72,7 @@ package enum ConvoyPages {
             title: convoy.title,
             status: convoy.status.label,
             statusClass: convoy.status.rawValue,
-            notesHTML: convoy.notes.map(MarkdownRenderer.html),
+            notesHTML: convoy.notes.map(kit.markdown),
             checklist: checklist(convoy),
             routeLine: convoy.routeLine,
             routeMap: routeMap(convoy),
@@ -81,9 +81,9 @@ package enum ConvoyPages {
             },
             directions: HandoffLinks.directions(convoy.routePoints, label: "Directions", leftOut: convoy.routePlaces.withoutCoordinates),
             routeFileHref: convoy.routeFilePath.map { kit.href($0, from: convoy.path) },
-            stops: stops(convoy),
+            stops: stops(convoy, kit: kit),
             vehicleCount: Formatting.count(convoy.vehicles.count, "vehicle"),
-            vehicles: convoy.vehicles.map { vehicleCard($0, in: convoy) },
+            vehicles: convoy.vehicles.map { vehicleCard($0, in: convoy, kit: kit) },
             doubleSeated: convoy.peopleInSeveralSeats.map { person, seats in
                 "\(BidiIsolation.isolated(convoy.participants[person].displayName)) is listed in more than one seat: \(listJoined(seats.map { BidiIsolation.isolated(convoy.vehicles[$0.vehicle].label) }))."
             },
@@ -122,10 +122,10 @@ package enum ConvoyPages {
     }
 
     /// Origin, checkpoints by `order`, destination.
-    package static func stops(_ convoy: Convoy) -> [ConvoyPageModel.Stop] {
+    package static func stops(_ convoy: Convoy, kit: RenderKit) -> [ConvoyPageModel.Stop] {
         func stop(_ kind: String, _ place: ConvoyPlace?, notes: String? = nil, missing: String? = nil) -> ConvoyPageModel.Stop {
             ConvoyPageModel.Stop(kind: kind, name: place?.name, address: place?.address,
-                                 missing: place == nil ? missing : nil, stopNotesHTML: notes.map(MarkdownRenderer.html))
+                                 missing: place == nil ? missing : nil, stopNotesHTML: notes.map(kit.markdown))
         }
         var rows = [stop("Start", convoy.origin)]
         for (index, checkpoint) in convoy.checkpoints.enumerated() {
@@ -135,7 +135,7 @@ package enum ConvoyPages {
         return rows
     }
 
-    package static func vehicleCard(_ vehicle: ConvoyVehicle, in convoy: Convoy) -> ConvoyPageModel.Vehicle {
+    package static func vehicleCard(_ vehicle: ConvoyVehicle, in convoy: Convoy, kit: RenderKit) -> ConvoyPageModel.Vehicle {
         let used = vehicle.seatsUsed, capacity = vehicle.capacity
         var seats = "\(used) of \(Formatting.count(capacity, "seat"))"
         if vehicle.isOverCapacity { seats += " — over capacity" }
@@ -151,7 +151,7 @@ package enum ConvoyPages {
             driver: vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
             hasDriver: vehicle.driver != nil,
             passengers: vehicle.passengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
-            vehicleNotesHTML: vehicle.notes.map(MarkdownRenderer.html))
+            vehicleNotesHTML: vehicle.notes.map(kit.markdown))
     }
 
     /// Owners, drivers, passengers, viewers — each group in the export's order.

@@ -68,7 +68,7 @@ package enum ItineraryPages {
             name: trip.name,
             dates: dates,
             totals: totals,
-            notesHTML: trip.notes.map(MarkdownRenderer.html),
+            notesHTML: trip.notes.map(kit.markdown),
             itineraryHref: published.itineraryPath.map { kit.href($0, from: path) },
             calendar: published.calendarPath.map { HandoffLinks.calendar($0, from: path, kit: kit) },
             routeFileHref: published.routeFilePath.map { kit.href($0, from: path) },
@@ -121,7 +121,7 @@ package enum ItineraryPages {
                 detail: "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))")
         case .item(let item):
             return TimelineEntry(kind: "item item-\(item.category.rawValue)", icon: item.category.icon, label: item.category.label,
-                                 title: item.title, entryNotesHTML: item.notes.map(MarkdownRenderer.html))
+                                 title: item.title, entryNotesHTML: item.notes.map(kit.markdown))
         }
     }
 }

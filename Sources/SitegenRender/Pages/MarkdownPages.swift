@@ -135,7 +135,7 @@ package enum MarkdownPages {
 
     package static func file(for page: MarkdownPage) -> PlannedFile {
         PlannedFile(path: SiteLinks.file(for: page.path)) { kit in
-            let bodyHTML = MarkdownRenderer.html(page.markdown)
+            let bodyHTML = kit.markdown(page.markdown)
             let description = page.frontMatter.description
                 ?? MarkdownRenderer.plainText(page.markdown).nilIfEmpty
                 ?? "\(BidiIsolation.isolated(page.frontMatter.title)) · \(BidiIsolation.isolated(kit.config.title))"

@@ -128,7 +128,7 @@ package enum PollPages {
         var model = PollPageModel(
             title: poll.title,
             shareCode: poll.shareCode.value,
-            descriptionHTML: poll.description.map(MarkdownRenderer.html),
+            descriptionHTML: poll.description.map(kit.markdown),
             votersText: votersSentence(counted, setAside: results.ballots.invalid, tripCount: trips.count),
             hasVotes: counted > 0,
             standings: standings,
@@ -192,6 +192,6 @@ package enum PollPages {
             games: Formatting.count(trip.totalGames, "game"),
             miles: Formatting.miles(meters: trip.totalDistanceMeters),
             driving: Formatting.duration(seconds: trip.totalDrivingSeconds),
-            notesHTML: trip.notes.map(MarkdownRenderer.html))
+            notesHTML: trip.notes.map(kit.markdown))
     }
 }

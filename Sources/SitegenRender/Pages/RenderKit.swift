@@ -50,6 +50,12 @@ public struct RenderKit: Sendable {
         self.navigation = navigation
     }
 
+    /// Markdown from the inputs as HTML, its links to folders made to work from disk with
+    /// `urls: files`.
+    package func markdown(_ text: String) -> String {
+        MarkdownRenderer.html(text, indexLinks: config.urls == .files)
+    }
+
     public struct NavigationItem: Sendable {
         public let label: String
         public let path: String
