@@ -217,6 +217,25 @@ struct ExportLoaderTests {
         ])
     }
 
+    @Test("A field under two of its names with different values is a warning at the one ignored; the same value twice is not")
+    func conflictingNames() throws {
+        let site = try TemporarySite()
+        try site.write("Data/votes/v.json", """
+            [{"id": "a0000000-0000-0000-0000-000000000001", "voteId": "A0000000-0000-0000-0000-000000000001",
+              "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "v1", "voterId": "v3", "rankings": [0, 1], "votedAt": 0, "modifiedAt": 0}]
+            """)
+        let log = DiagnosticLog()
+        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
+        let (votes, _) = loader.load(site.root.appendingPathComponent("Data/votes")) { (decoder, field, source) throws(FieldError) in
+            try decoder.vote(field, source: source)
+        }
+        #expect(votes.map(\.voterId) == ["v1"])
+        let shown = displayPath(site.root.appendingPathComponent("Data/votes"))
+        #expect(log.all.map(\.description) == [
+            "\(shown)/v.json:2:77: warning: [0].voterId: the vote has both \"odg\" and \"voterId\", with different values; \"odg\" is read and \"voterId\" ignored",
+        ])
+    }
+
     @Test("A byte order mark is not a column, and a UTF-16 or UTF-32 file is named as such")
     func encodings() throws {
         let site = try TemporarySite()

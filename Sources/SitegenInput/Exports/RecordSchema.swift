@@ -108,7 +108,29 @@ extension ExportDecoder {
                                 schema: schema)
         }
         if let error = Self.missingError(field, fields.object, schema) { throw error }
+        // A field under two of its names (`id` and `pollId`) with different values: the
+        // first name is read, and the other must not be dropped without a word.
+        for names in schema.required where names.count > 1 {
+            let present = names.compactMap { name in fields.object[name].map { (name: name, node: $0) } }
+            guard let used = present.first else { continue }
+            for other in present.dropFirst() where !Self.sameValue(used.node.value, other.node.value) {
+                notes?.conflict(used: used.name, ignored: other.name,
+                                at: JSONField(other.node, path: field.path.appending(other.name)), schema: schema)
+            }
+        }
         return JSONFields(object: fields.object, field: field, schema: schema)
+    }
+
+    /// Whether two spellings of one field hold the same value: ids in either case.
+    static func sameValue(_ a: JSONNode.Value, _ b: JSONNode.Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)):
+            return x == y || (UUID(uuidString: x) != nil && UUID(uuidString: x) == UUID(uuidString: y))
+        default: return false
+        }
     }
 
     /// The error naming the required fields `object` (at `field`) lacks, nil when it has them.
@@ -165,6 +187,11 @@ extension ExportDecoder {
 package final class ExportNotes: @unchecked Sendable {
     private let lock = NSLock()
     private var unknown: [String: (field: JSONField, schema: RecordSchema, count: Int)] = [:]
+    private var conflicts: [(used: String, ignored: String, field: JSONField, schema: RecordSchema)] = []
+
+    package func conflict(used: String, ignored: String, at field: JSONField, schema: RecordSchema) {
+        lock.withLock { conflicts.append((used, ignored, field, schema)) }
+    }
 
     package func unknownField(_ key: String, at field: JSONField, schema: RecordSchema) {
         lock.withLock {
@@ -186,6 +213,11 @@ package final class ExportNotes: @unchecked Sendable {
     /// One warning per unknown field name, at its first place in the file, for the first
     /// `namesPerFile` names in the file; then one for the rest.
     package func report(to log: DiagnosticLog, source: (Int) -> SourceRef) {
+        for conflict in lock.withLock({ conflicts }) {
+            log.add(source(conflict.field.node.offset).diagnostic(.warning, field: Self.quoted(conflict.field.path.description),
+                "the \(conflict.schema.name) has both \"\(conflict.used)\" and \"\(conflict.ignored)\", with different values; \"\(conflict.used)\" is read and \"\(conflict.ignored)\" ignored",
+                summary: "fields written under two names with different values: the first name is read"))
+        }
         let found = lock.withLock { unknown }.sorted { $0.value.field.node.offset < $1.value.field.node.offset }
         let shown = log.keepsEvery ? found.count : min(found.count, Self.namesPerFile)
         for (key, entry) in found.prefix(shown) {
