@@ -211,6 +211,12 @@ struct AppExportTests {
          #"Data/votes/v.json:1:14: error: records[0].recordType: required field is missing"#),
         (#"{"records": [{"recordName": "a0000000-0000-0000-0000-00000000000a", "recordType": "PollVote", "fields": {}}]}"#,
          #"Data/votes/v.json:1:105: error: records[0].fields: 5 required fields of the vote are missing: "pollId", "odg" (or "voterId"), "rankings", "votedAt", "modifiedAt""#),
+        // A whole request that failed, saved in place of its records.
+        (#"{"uuid": "4c3f", "serverErrorCode": "AUTHENTICATION_FAILED", "reason": "no auth method found"}"#,
+         "Data/votes/v.json:1:1: error: this file is CloudKit's answer to a request that failed (AUTHENTICATION_FAILED: no auth method found), not records: run the query again and save its records"),
+        // An asset as Web Services return it: where to download the file.
+        (#"{"records": [{"recordName": "x", "recordType": "PollVote", "fields": {"rankings": {"value": {"fileChecksum": "AQ", "size": 5, "downloadURL": "https://cvws.icloud-content.com/x"}, "type": "ASSET"}}}]}"#,
+         "Data/votes/v.json:1:93: error: records[0].fields.rankings.value: a CloudKit asset is a link to its file (downloadURL), not the file: download it and write its contents here as base64, or use the app's JSON export"),
     ])
     func malformedDump(json: String, message: String) throws {
         let (votes, diagnostics) = try loadVotes(json)

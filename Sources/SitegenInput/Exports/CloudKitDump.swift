@@ -48,6 +48,16 @@ public enum CloudKitDump {
         !pages(root).isEmpty
     }
 
+    /// What CloudKit said when the whole request failed (`{"serverErrorCode":
+    /// "AUTHENTICATION_FAILED", "reason": …}` saved in place of the records): read as a
+    /// record, it was "6 required fields of the vote are missing".
+    package static func failedRequest(_ root: JSONNode) -> String? {
+        guard case .object(let object) = root.value, object["records"] == nil,
+              let code = object["serverErrorCode"], case .string(let text) = code.value else { return nil }
+        if let reason = object["reason"], case .string(let words) = reason.value, !words.isEmpty { return "\(text): \(words)" }
+        return text
+    }
+
     /// The last page's `continuationMarker`, when it has one: `records/query` returns one
     /// with a page that is not the last, and the next request passes it to get the rest.
     private static func continuationMarker(_ root: JSONNode) -> JSONField? {
@@ -141,7 +151,14 @@ public enum CloudKitDump {
             return JSONNode(.array(nodes), offset: value.node.offset)
         }
         switch type {
-        case "STRING", "BYTES", "ASSET":
+        case "ASSET":
+            // Web Services return an asset as where to download it, never its bytes.
+            if case .object(let object) = value.node.value, object["downloadURL"] != nil || object["fileChecksum"] != nil {
+                throw value.error("a CloudKit asset is a link to its file (downloadURL), not the file: download it and write its contents here as base64, or use the app's JSON export")
+            }
+            _ = try value.string()
+            return value.node
+        case "STRING", "BYTES":
             // BYTES and ASSET are base64; the fields that hold them (Data fields) decode it.
             _ = try value.string()
             return value.node

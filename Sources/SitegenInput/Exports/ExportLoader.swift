@@ -114,6 +114,11 @@ public struct ExportLoader: Sendable {
         let notes = ExportNotes()
         decoder.notes = notes
         var fields: [JSONField] = []
+        if let failure = CloudKitDump.failedRequest(root) {
+            log.add(locate(root.offset).diagnostic(.error,
+                "this file is CloudKit's answer to a request that failed (\(failure)), not records: run the query again and save its records"))
+            return ([], file)
+        }
         if CloudKitDump.isDump(root) {
             let dump = CloudKitDump.read(root, type: recordType)
             fields = dump.records
