@@ -73,7 +73,10 @@ struct TemplateRendererTests {
     }
 
     @Test("Syntax errors name the line and column", arguments: [
-        ("a\n{{#x}}\nb", "{{#x}} is never closed", 3, 2),
+        // At the tag left open, not at the end of the file.
+        ("a\n{{#x}}\nb", "{{#x}} is never closed", 2, 1),
+        ("{{#a}}\n  {{#b}}{{/b}}\n\n\nend", "{{#a}} is never closed", 1, 1),
+        ("x\n  {{#a}}{{#b}}{{/a}}", "{{/a}} closes {{#b}}", 2, 18),
         ("{{#x}}{{/y}}", "{{/y}} closes {{#x}}", 1, 10),
         ("line\n  {{name", "unfinished tag: expected a name and \"}}\"", 2, 5),
         ("{{f(x)}}", "transforms such as {{f(…)}} are not supported", 1, 4),

@@ -53,6 +53,9 @@ package struct MustacheParser {
 
     private struct State {
         var sectionName: String?
+        /// Where the open section's tag is: an unclosed section is reported there, not at
+        /// the end of the file.
+        var sectionStart: (line: Int, column: Int)?
         var newLine = true
         var isPartialDefinition = false
         var isPartialDefinitionTopLevel = false
@@ -60,17 +63,19 @@ package struct MustacheParser {
         var startDelimiter: [Character] = ["{", "{"]
         var endDelimiter: [Character] = ["}", "}"]
 
-        func inSection(_ name: String, newLine: Bool) -> State {
+        func inSection(_ name: String, newLine: Bool, at start: (line: Int, column: Int)) -> State {
             var state = self
             state.sectionName = name
+            state.sectionStart = start
             state.isPartialDefinitionTopLevel = false
             if !newLine { state.newLine = false }
             return state
         }
 
-        func inParent(_ name: String) -> State {
+        func inParent(_ name: String, at start: (line: Int, column: Int)) -> State {
             var state = self
             state.sectionName = name
+            state.sectionStart = start
             state.newLine = true
             state.isPartialDefinition = true
             state.isPartialDefinitionTopLevel = true
@@ -80,6 +85,8 @@ package struct MustacheParser {
 
     private struct Failure: Error {
         let message: String
+        /// Where to report it, when not where the parser stopped.
+        var at: (line: Int, column: Int)? = nil
     }
 
     package static func parse(_ text: String) throws(MustacheSyntaxError) -> [TemplateNode] {
@@ -87,7 +94,7 @@ package struct MustacheParser {
         do {
             return try parser.parse(state: State())
         } catch {
-            let (line, column) = parser.lineAndColumn(at: parser.position)
+            let (line, column) = error.at ?? parser.lineAndColumn(at: parser.position)
             throw MustacheSyntaxError(message: error.message, line: line, column: column)
         }
     }
@@ -160,7 +167,7 @@ package struct MustacheParser {
                 } else {
                     flushWhiteSpace()
                 }
-                let body = try parse(state: state.inSection(name, newLine: setNewLine))
+                let body = try parse(state: state.inSection(name, newLine: setNewLine, at: tagStart))
                 nodes.append(inverted ? .invertedSection(tagName(name), body) : .section(tagName(name), body))
 
             case "/":
@@ -209,7 +216,7 @@ package struct MustacheParser {
                     break
                 }
                 var overrides: [String: [TemplateNode]] = [:]
-                for node in try parse(state: state.inParent(name)) {
+                for node in try parse(state: state.inParent(name, at: tagStart)) {
                     switch node {
                     case .blockDefinition(let block, let body): overrides[block] = body
                     case .text: break
@@ -224,14 +231,14 @@ package struct MustacheParser {
                 let name = try readName(state)
                 if state.isPartialDefinitionTopLevel {
                     if isStandalone(state) { setNewLine = true }
-                    let body = try parse(state: state.inSection(name, newLine: setNewLine))
+                    let body = try parse(state: state.inSection(name, newLine: setNewLine, at: tagStart))
                     nodes.append(.blockDefinition(name, body))
                 } else {
                     if !whiteSpaceBefore.isEmpty {
                         nodes.append(.text(Array(whiteSpaceBefore.utf8)))
                     }
                     if isStandalone(state) { setNewLine = true }
-                    let body = try parse(state: state.inSection(name, newLine: setNewLine))
+                    let body = try parse(state: state.inSection(name, newLine: setNewLine, at: tagStart))
                     nodes.append(.block(name, defaultNodes: body, indentation: whiteSpaceBefore))
                     whiteSpaceBefore = ""
                 }
@@ -252,7 +259,7 @@ package struct MustacheParser {
             state.newLine = setNewLine
         }
         if let open = state.sectionName {
-            throw Failure(message: "{{#\(open)}} is never closed")
+            throw Failure(message: "{{#\(open)}} is never closed", at: state.sectionStart)
         }
         return nodes
     }
