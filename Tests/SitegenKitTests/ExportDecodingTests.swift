@@ -217,6 +217,31 @@ struct ExportLoaderTests {
         ])
     }
 
+    @Test("Every problem of a record is reported in one build, not only the first decoding meets")
+    func everyProblemOfARecord() throws {
+        let site = try TemporarySite()
+        try site.write("Data/trips/t.json", """
+            {"id": "11111111-1111-1111-1111-111111111111", "name": "Loop", "notes": 7,
+             "preferences": {"startDate": "2026-06-01", "endDate": "2026-06-02"},
+             "stops": [{"city": "Chicago", "latitude": 41.9, "longitude": -87.6, "arrivalDate": "2026-06-01", "departureDate": "2026-06-02", "games": "g1"}],
+             "travelSegments": [{"id": "s", "fromCity": "A", "toCity": "B", "distanceMeters": -5, "durationSeconds": 60}]}
+            """)
+        let log = DiagnosticLog()
+        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
+        let (trips, _) = loader.load(site.root.appendingPathComponent("Data/trips")) { (decoder, field, source) throws(FieldError) in
+            try decoder.trip(field)
+        }
+        #expect(trips.isEmpty)
+        let shown = displayPath(site.root.appendingPathComponent("Data/trips"))
+        // Each took a build of its own before. A segment's distance must be there, so the
+        // segments (which need not) are taken out with it.
+        #expect(log.all.map(\.description) == [
+            "\(shown)/t.json:1:73: error: notes: expected a string, found a number",
+            "\(shown)/t.json:3:139: error: stops[0].games: expected an array, found a string",
+            "\(shown)/t.json:4:83: error: travelSegments[0].distanceMeters: must not be negative, found -5",
+        ])
+    }
+
     @Test("A field under two of its names with different values is a warning at the one ignored; the same value twice is not")
     func conflictingNames() throws {
         let site = try TemporarySite()

@@ -131,12 +131,25 @@ public struct ExportLoader: Sendable {
         }
         var records: [Record] = []
         records.reserveCapacity(fields.count)
+        // Decoded again without notes or dates, which the first decoding gave.
+        var again = decoder
+        again.notes = nil
+        again.plausibility = nil
+        var errorsFound = 0
         for field in fields {
             do {
                 records.append(try decode(decoder, field, locate(field.node.offset)))
             } catch {
+                errorsFound += 1
                 guard error.isMissingField, let schema else {
                     report(error)
+                    // The record's other problems, while the file has had few: a file of
+                    // a million bad records is not decoded ten times over.
+                    if errorsFound <= Self.recordsSearchedForMore {
+                        Self.laterErrors(after: error, in: field) { (field) throws(FieldError) in
+                            _ = try decode(again, field, locate(field.node.offset))
+                        }.forEach(report)
+                    }
                     continue
                 }
                 // Every field the record lacks, not only the first decoding met.
@@ -147,6 +160,44 @@ public struct ExportLoader: Sendable {
         }
         notes.report(to: log, source: locate)
         return (records, file)
+    }
+
+    /// How many failing records of a file are decoded again to find their later problems.
+    static let recordsSearchedForMore = 100
+    /// How many problems one record may show after its first.
+    static let laterErrorsPerRecord = 9
+
+    /// The problems of the record at `field` after `first`: decoding stops at a record's
+    /// first error, so the member it names is taken out and the record decoded again. A
+    /// member that must be there takes the object holding it out with it (a coordinate
+    /// without its latitude). It stops when the record decodes, another required member is
+    /// missing, the same error comes back, or only the record itself would be left to take.
+    static func laterErrors(after first: FieldError, in field: JSONField,
+                            decode: (JSONField) throws(FieldError) -> Void) -> [FieldError] {
+        var node = field.node, target = first.path, found: [FieldError] = [], removed: [JSONPath] = []
+        for _ in 0..<(3 * laterErrorsPerRecord) where found.count < laterErrorsPerRecord {
+            guard let relative = target.relative(to: field.path),
+                  let (smaller, depth) = node.removingMember(at: relative) else { break }
+            node = smaller
+            removed.append(JSONPath(components: Array(field.path.components + relative.prefix(depth))))
+            do {
+                try decode(JSONField(node, path: field.path))
+                break
+            } catch let next {
+                if next.isMissingField, removed.contains(next.path) {
+                    // Take out what holds it: its path without its last member.
+                    var holder = next.path.components
+                    holder.removeLast()
+                    target = JSONPath(components: holder)
+                    continue
+                }
+                if next == first || found.contains(next) { break }
+                found.append(next)
+                if next.isMissingField { break }
+                target = next.path
+            }
+        }
+        return found
     }
 
     /// Records of another type are a warning once per type and file (a dump of the whole
