@@ -186,7 +186,7 @@ struct ConvoyPageTests {
         example.changeVehicle { $0["capacity"] = 3 }
         let page = try ConvoySite(example: example).page(ConvoySite.examplePage)
         #expect(page.contains("<li class=\"card vehicle is-full\">"))
-        #expect(page.contains("<h3 class=\"card-title\">Maya&#39;s Odyssey <span class=\"chip chip-leader\">Leader</span> <span class=\"chip chip-full\">Full</span></h3>"))
+        #expect(page.contains("<h3 class=\"card-title\" dir=\"auto\">Maya&#39;s Odyssey <span class=\"chip chip-leader\">Leader</span> <span class=\"chip chip-full\">Full</span></h3>"))
         #expect(page.contains("<div class=\"bar seat-bar\" aria-hidden=\"true\"><span style=\"width: 100.0%\"></span></div>"))
         #expect(page.contains("<p class=\"seats\">3 of 3 seats</p>"))
         #expect(page.contains("<dt>Driver</dt>\n          <dd>Maya R.</dd>"))
@@ -297,7 +297,7 @@ struct ConvoyPageTests {
         }
         // What may be published is: names, escaped, and the convoy's own text.
         let page = try built.page("convoys/road-trip_2026/index.html")
-        #expect(page.contains("<h1>Lakefront &lt;Convoy&gt; &amp; Friends</h1>"))
+        #expect(page.contains("<h1 dir=\"auto\">Lakefront &lt;Convoy&gt; &amp; Friends</h1>"))
         #expect(page.contains("<dd>Ada &lt;b&gt;L.&lt;/b&gt;</dd>"))
         #expect(!page.contains("<script>alert"))
         #expect(!page.contains("javascript:"))

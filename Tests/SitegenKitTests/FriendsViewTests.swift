@@ -29,7 +29,7 @@ struct FriendsViewTests {
           <h2 id="itineraries-heading">Itineraries</h2>
           <ul class="card-list">
             <li class="card">
-              <h3 class="card-title"><a href="\(Self.savedTrip)">A: Chicago &amp; Milwaukee</a></h3>
+              <h3 class="card-title" dir="auto"><a href="\(Self.savedTrip)">A: Chicago &amp; Milwaukee</a></h3>
               <p class="meta">Aug 1 – 3, 2026 · 2 cities · 2 games</p>
               <p class="route">Chicago → Milwaukee</p>
             </li>
@@ -79,7 +79,7 @@ struct FriendsViewTests {
         for absent in ["class=\"badge", "class=\"bar\"", "1st", "2nd", "Tied", "points", "is-first", "<ol class=\"results\">", "tie for first"] {
             #expect(!page.contains(absent), "the empty poll's page shows \(absent)")
         }
-        let names = page.components(separatedBy: "<p class=\"result-name\"><a href=\"").dropFirst().map { $0.prefix { $0 != "<" } }
+        let names = page.components(separatedBy: "<p class=\"result-name\" dir=\"auto\"><a href=\"").dropFirst().map { $0.prefix { $0 != "<" } }
         #expect(names == ["../../polls/X7K9M2/trips/1/\">A: Chicago &amp; Milwaukee", "../../polls/X7K9M2/trips/2/\">B: St. Louis",
                           "../../polls/X7K9M2/trips/3/\">C: Kansas City"])
         #expect(page.contains("<ul class=\"results\">"))

@@ -95,7 +95,7 @@ struct MarkdownPagesTests {
         #expect(about.contains("<title>About &lt;us&gt; · Golden Trips</title>"))
         #expect(about.contains("<meta name=\"description\" content=\"Who we are.\">"))
         #expect(about.contains("<link rel=\"canonical\" href=\"https://example.org/trips/about/\">"))
-        #expect(about.contains("<h1>About &lt;us&gt;</h1>"))
+        #expect(about.contains("<h1 dir=\"auto\">About &lt;us&gt;</h1>"))
         #expect(about.contains("<p>We <em>plan</em> trips.</p>"))
         #expect(about.contains("<!-- raw HTML omitted -->"))
         #expect(!about.contains("<script>"))
@@ -107,7 +107,7 @@ struct MarkdownPagesTests {
         let home = try site.read("Output/index.html")
         #expect(home.contains("<li><a href=\"about/\">About &lt;us&gt;</a></li>"))
         // A page outside the menu is listed on the home page, so that it can be reached.
-        #expect(home.contains("<h2 id=\"more-pages-heading\">More pages</h2>\n  <ul>\n    <li><a href=\"notes/\">Notes</a></li>\n  </ul>"))
+        #expect(home.contains("<h2 id=\"more-pages-heading\">More pages</h2>\n  <ul>\n    <li dir=\"auto\"><a href=\"notes/\">Notes</a></li>\n  </ul>"))
         let sitemap = try site.read("Output/sitemap.xml")
         #expect(sitemap.contains("<loc>https://example.org/trips/about/</loc>"))
         #expect(sitemap.contains("<loc>https://example.org/trips/notes/</loc>"))

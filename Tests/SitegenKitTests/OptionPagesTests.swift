@@ -26,7 +26,7 @@ struct OptionPagesTests {
     /// What a reader sees in a view: section headers and card names, in page order.
     func shown(_ html: String) -> (sections: [String], trips: [String]) {
         (matches(#"<h2 class="group-heading" id="[a-z0-9-]+-heading">([^<]*)</h2>"#, in: html),
-         matches(#"<span class="trip-number">[^<]*</span> (?:<a href="[^"]*">)?([^<]*)"#, in: html))
+         matches(#"<span class="trip-number" dir="ltr">[^<]*</span> (?:<a href="[^"]*">)?([^<]*)"#, in: html))
     }
 
     /// The view tabs of a page.
@@ -99,7 +99,7 @@ struct OptionPagesTests {
         // The view marks its ordering fact on the list; CSS highlights that fact on every card.
         #expect(html.contains(#"<ol class="card-list key-efficiency">"#))
         #expect(html.contains("""
-          <h3 class="card-title"><span class="trip-number">Option 3</span> Five</h3>
+          <h3 class="card-title" dir="auto"><span class="trip-number" dir="ltr">Option 3</span> Five</h3>
           <p class="meta">Jul 17 – 20, 2026 · MLB</p>
           <p class="trip-route">Chicago → Milwaukee → chicago</p>
           <ul class="facts">
@@ -138,10 +138,10 @@ struct OptionPagesTests {
     func homeAndEscaping() throws {
         let (_, tree) = try build()
         let view = try #require(tree["options/boundary-set/index.html"])
-        #expect(view.contains("<h1>Boundary &lt;b&gt;trips&lt;/b&gt; &amp; co</h1>"))
+        #expect(view.contains("<h1 dir=\"auto\">Boundary &lt;b&gt;trips&lt;/b&gt; &amp; co</h1>"))
         #expect(!view.contains("<b>trips</b>"))
         let home = try #require(tree["index.html"])
-        #expect(home.contains("<h3 class=\"card-title\"><a href=\"options/boundary-set/\">Boundary &lt;b&gt;trips&lt;/b&gt; &amp; co</a></h3>"))
+        #expect(home.contains("<h3 class=\"card-title\" dir=\"auto\"><a href=\"options/boundary-set/\">Boundary &lt;b&gt;trips&lt;/b&gt; &amp; co</a></h3>"))
         #expect(home.contains("<p class=\"meta\">7 trips · generated July 1, 2026</p>"))
         #expect(home.contains("<a href=\"options/sin-titulo-unicode-trip/\">Sin título: Ünïcode Trip</a>"))
         let polls = try #require(home.range(of: "id=\"polls-heading\"")), options = try #require(home.range(of: "id=\"options-heading\""))
@@ -157,7 +157,7 @@ struct OptionPagesTests {
         let view = try #require(tree["polls/X7K9M2/most-miles/index.html"])
         #expect(shown(view).sections == ["2000+ mi", "500-1000 mi", "0-500 mi"])
         #expect(shown(view).trips == ["Far", "Middle", "Near"])
-        #expect(matches(#"<span class="trip-number">([^<]*)</span>"#, in: view) == ["Trip 3", "Trip 2", "Trip 1"])
+        #expect(matches(#"<span class="trip-number" dir="ltr">([^<]*)</span>"#, in: view) == ["Trip 3", "Trip 2", "Trip 1"])
         #expect(view.contains("<a href=\"../../../polls/X7K9M2/\">Back to the poll results</a>"))
         // A poll's own order is "Poll order": nobody recommended it.
         let tabs = try tabs(in: view)
@@ -179,7 +179,7 @@ struct OptionPagesTests {
         func links(_ planned: Set<String>) -> [String] {
             let list = OptionPages.list(for: published, unlisted: false, plannedPaths: planned)
             let html = String(decoding: OptionPages.page(list, view: .recommended, path: "polls/X7K9M2/recommended/", kit: kit), as: UTF8.self)
-            return matches(#"<span class="trip-number">[^<]*</span> <a href="([^"]*)">"#, in: html)
+            return matches(#"<span class="trip-number" dir="ltr">[^<]*</span> <a href="([^"]*)">"#, in: html)
         }
         #expect(links([]) == [])
         // Views of an unlisted poll are not indexed, like the poll itself.

@@ -175,7 +175,7 @@ struct ServeCommandTests {
         #expect(poll.status == 200)
         #expect(poll.headers["content-type"] == "text/html; charset=utf-8")
         #expect(poll.headers["cache-control"] == "no-store")
-        #expect(poll.body.contains("<h1>Spec example &lt;3 trips&gt;"))
+        #expect(poll.body.contains("<h1 dir=\"auto\">Spec example &lt;3 trips&gt;"))
         #expect(poll.body.contains("<script \(ReloadHook.marker)>"))
         let builtPoll = try site.read("Output/polls/X7K9M2/index.html")
         let builtToken = try LoopbackHTTP.get(ReloadHook.endpoint, port: port).body
@@ -222,7 +222,7 @@ struct ServeCommandTests {
         #expect(rebuilt, "stdout: \(server.stdout) stderr: \(server.stderr)")
         let rebuiltToken = try LoopbackHTTP.get(ReloadHook.endpoint, port: port).body
         let rebuiltPoll = try LoopbackHTTP.get("/polls/X7K9M2/", port: port).body
-        #expect(rebuiltPoll.contains("<h1>Renamed by the test"))
+        #expect(rebuiltPoll.contains("<h1 dir=\"auto\">Renamed by the test"))
         #expect(rebuiltPoll.contains("var served = \"\(rebuiltToken)\";"))
         #expect(server.stdout.contains("\(pollsFile) changed; rebuilding\nBuilt 25 pages"))
 
@@ -233,7 +233,7 @@ struct ServeCommandTests {
         #expect(server.stderr.contains("Data/votes/broken.json:2:3: error: [0]: 5 required fields of the vote are missing"))
         let afterFailure = try LoopbackHTTP.get("/polls/X7K9M2/", port: port)
         #expect(afterFailure.status == 200)
-        #expect(afterFailure.body.contains("<h1>Renamed by the test"))
+        #expect(afterFailure.body.contains("<h1 dir=\"auto\">Renamed by the test"))
         #expect(try LoopbackHTTP.get(ReloadHook.endpoint, port: port).body == rebuiltToken)
 
         // SIGTERM ends it cleanly: status 0, no staging folder left behind.

@@ -31,8 +31,77 @@ package enum BidiIsolation {
             }
             wrapped.append(scalar)
         }
+        if let mark = trailingMark(text) { wrapped.append(mark) }
         for _ in 0...open { wrapped.append(popDirectionalIsolate) }
         return String(wrapped)
+    }
+
+    /// The mark that keeps a text's closing punctuation with the words it ends, or nil. An
+    /// isolate takes its direction from its first letter, and the Unicode algorithm gives what
+    /// follows its last letter that direction too: "🏟️ نهاية الأسبوع — which September
+    /// weekend?" is right to left, so its "?" went to the far left, "?which September
+    /// weekend". A LEFT-TO-RIGHT MARK after the "?" keeps it after "weekend"; a RIGHT-TO-LEFT
+    /// MARK does the same for "Texas trip — מי בא?". Only for text whose last letter runs the
+    /// other way from its first and is followed by punctuation (emoji and symbols after it
+    /// are left where the algorithm puts them), without direction controls of its own (whose
+    /// reach is theirs to decide).
+    static func trailingMark(_ text: String) -> Unicode.Scalar? {
+        var first: Bool?, last: Bool?, punctuated = false
+        for scalar in text.unicodeScalars {
+            if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) { return nil }
+            if let rightToLeft = strongDirection(scalar) {
+                if first == nil { first = rightToLeft }
+                last = rightToLeft
+                punctuated = false
+            } else if isPunctuation(scalar) {
+                punctuated = true
+            }
+        }
+        guard punctuated, let first, let last, first != last else { return nil }
+        return last ? "\u{200F}" : "\u{200E}"
+    }
+
+    private static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// true for a letter written right to left (or a RIGHT-TO-LEFT or ARABIC LETTER MARK),
+    /// false for one written left to right (or a LEFT-TO-RIGHT MARK), nil for digits,
+    /// punctuation, symbols, emoji and spaces: near enough to the Unicode classes R/AL and L
+    /// for finding a text's first and last letter.
+    private static func strongDirection(_ scalar: Unicode.Scalar) -> Bool? {
+        switch scalar.value {
+        case 0x200E: return false
+        case 0x200F: return true
+        default: break
+        }
+        if isRightToLeftOrControl(scalar.value) { return scalar.properties.numericType == nil ? true : nil }
+        return scalar.properties.isAlphabetic ? false : nil
+    }
+
+    /// `text` for plain-text metadata (`<title>`, `og:title`, a description, an image's alt
+    /// text): without the isolates and marks sitegen adds for the page, and without any
+    /// direction control or mark of the text's own. A chat app or search engine shows the
+    /// line on its own, taking its direction from its first letter, and some show these
+    /// invisible characters as boxes; an override left open would run on over what follows.
+    package static func plain(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isDirectionControl) else { return text }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.lazy.filter { !isDirectionControl($0) })
+        return String(kept)
+    }
+
+    private static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     /// Each of `names` isolated: for names joined into one line ("A → B", "A and B").

@@ -209,6 +209,25 @@ package func shortened(_ text: String, toAtMost limit: Int) -> String {
     return String(kept) + "…" + String(repeating: "\u{2069}", count: open)
 }
 
+/// `text` ended as a sentence: with a full stop, unless it ends in one already, or in a
+/// question or exclamation mark or "…" (in any script), looking past closing quotes and
+/// brackets, spaces and direction isolates: "The standings of the poll מי בא לטקסס?", never
+/// "…לטקסס?.".
+package func sentence(_ text: String) -> String {
+    for scalar in text.unicodeScalars.reversed() {
+        switch scalar.value {
+        case 0x2066...0x2069, 0x200E, 0x200F, 0x061C: continue
+        case 0x22, 0x27, 0x29, 0x5D, 0x7D, 0x2019, 0x201D, 0xBB, 0x203A: continue      // " ' ) ] } ’ ” » ›
+        case 0x2E, 0x3F, 0x21, 0x2026, 0x203C, 0x2047...0x2049, 0x061F, 0x06D4, 0x0589, 0x3002, 0xFF01, 0xFF0E, 0xFF1F, 0x0964, 0x0965:
+            return text
+        default:
+            if scalar.properties.isWhitespace { continue }
+            return text + "."
+        }
+    }
+    return text + "."
+}
+
 /// "A", "A and B", "A, B and C"
 package func listJoined(_ items: [String]) -> String {
     switch items.count {

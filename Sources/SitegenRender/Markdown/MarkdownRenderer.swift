@@ -1,5 +1,6 @@
 import CMarkGFM
 import Foundation
+import SitegenCore
 
 /// Markdown to HTML through cmark-gfm in safe mode: raw HTML is omitted, the tagfilter
 /// extension is on, and on top of cmark's own URL filter only http, https, mailto and
@@ -199,23 +200,79 @@ public enum MarkdownRenderer {
     }
 
     /// One line of plain text from Markdown, for meta descriptions and link previews:
-    /// rendered safely first (so raw HTML is already gone), then tags dropped.
+    /// rendered safely first (so raw HTML is already gone), then tags dropped. Each block
+    /// (paragraph, heading, list item, quote, table row) is a sentence of its own, ended with
+    /// a full stop unless it ends in punctuation already, and a row's cells are joined with
+    /// commas: a heading "Who votes" and a table of terms read "Who votes. Term, Meaning.
+    /// Borda, points per position.", not "Who votes Term Meaning Borda points per position".
+    /// Inline tags add nothing, so "**fall**." stays "fall.".
     public static func plainText(_ markdown: String, limit: Int = 200) -> String {
-        var text = ""
-        var inTag = false
-        for character in html(markdown) {
-            if character == "<" { inTag = true; continue }
-            if character == ">" && inTag { inTag = false; text.append(" "); continue }
-            if !inTag { text.append(character) }
+        var blocks: [String] = [], cells: [String] = [], text = ""
+        func words(_ piece: String) -> String {
+            decodedEntities(piece).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         }
-        for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: value)
+        func endBlock() {
+            let block = (cells + [text]).map(words).filter { !$0.isEmpty }.joined(separator: ", ")
+            cells = []
+            text = ""
+            guard !block.isEmpty else { return }
+            blocks.append(block.last.map { ":;,".contains($0) } == true ? block : sentence(block))
         }
-        let words = text.split(whereSeparator: { $0.isWhitespace })
-        var line = words.joined(separator: " ")
-        for mark in [" .", " ,", " ;", " :", " !", " ?"] {
-            line = line.replacingOccurrences(of: mark, with: String(mark.dropFirst()))
+        let html = html(markdown)
+        var index = html.startIndex
+        while index < html.endIndex {
+            guard html[index] == "<", let close = html[index...].firstIndex(of: ">") else {
+                let next = html[index...].firstIndex(of: "<") ?? html.endIndex
+                text += html[index..<next]
+                // A "<" with no ">" after it is text (cmark escapes it, so this is only a guard).
+                if next == index { text.append("<"); index = html.index(after: index) } else { index = next }
+                continue
+            }
+            let tag = html[html.index(after: index)..<close]
+            let closing = tag.hasPrefix("/")
+            let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
+            switch name {
+            case "td", "th":
+                if closing { cells.append(text); text = "" }
+            case "br":
+                text.append(" ")
+            case "p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre", "ul", "ol", "tr", "table", "hr", "div", "dl", "dt", "dd":
+                endBlock()
+            default:
+                break
+            }
+            index = html.index(after: close)
         }
+        endBlock()
+        let line = blocks.joined(separator: " ")
         return line.count > limit ? String(line.prefix(limit - 1)) + "…" : line
+    }
+
+    /// The text of HTML with the entities cmark writes (`&amp;`, `&#39;`, `&#x1F600;`…) read.
+    private static func decodedEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = "", rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            let after = rest[amp...]
+            if let semicolon = after.prefix(12).firstIndex(of: ";") {
+                let entity = after[after.index(after: amp)..<semicolon]
+                let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "][String(entity)]
+                var numeric: String?
+                if entity.hasPrefix("#") {
+                    let digits = entity.dropFirst()
+                    let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                    numeric = value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                }
+                if let decoded = named ?? numeric {
+                    result += decoded
+                    rest = after[after.index(after: semicolon)...]
+                    continue
+                }
+            }
+            result.append("&")
+            rest = after.dropFirst()
+        }
+        return result + rest
     }
 }

@@ -65,7 +65,7 @@ package enum ConvoyPages {
     }
 
     package static func page(_ convoy: Convoy, kit: RenderKit) -> [UInt8] {
-        let description = "\(convoy.status.label) convoy: \(convoy.routeLine). \(Formatting.count(convoy.vehicles.count, "vehicle")), \(Formatting.count(convoy.participants.filter { $0.status != .declined }.count, "person", "people"))."
+        let description = "\(sentence("\(convoy.status.label) convoy: \(convoy.routeLine)")) \(Formatting.count(convoy.vehicles.count, "vehicle")), \(Formatting.count(convoy.participants.filter { $0.status != .declined }.count, "person", "people"))."
         let meta = PageMeta(path: convoy.path, title: convoy.title, description: description)
         let needingSeats = convoy.peopleNeedingSeats
         let model = ConvoyPageModel(
@@ -85,7 +85,7 @@ package enum ConvoyPages {
             vehicleCount: Formatting.count(convoy.vehicles.count, "vehicle"),
             vehicles: convoy.vehicles.map { vehicleCard($0, in: convoy, kit: kit) },
             doubleSeated: convoy.peopleInSeveralSeats.map { person, seats in
-                "\(BidiIsolation.isolated(convoy.participants[person].displayName)) is listed in more than one seat: \(listJoined(seats.map { BidiIsolation.isolated(convoy.vehicles[$0.vehicle].label) }))."
+                sentence("\(BidiIsolation.isolated(convoy.participants[person].displayName)) is listed in more than one seat: \(listJoined(seats.map { BidiIsolation.isolated(convoy.vehicles[$0.vehicle].label) }))")
             },
             needsSeat: needingSeats.isEmpty ? nil
                 : ConvoyPageModel.People(heading: "Still needs a seat (\(needingSeats.count))", people: needingSeats.map(personRow)),
@@ -116,8 +116,8 @@ package enum ConvoyPages {
     package static func routeMap(_ convoy: Convoy) -> RouteMap? {
         let (places, withoutCoordinates) = convoy.routePlaces
         guard places.count >= 2, let picture = RoutePicture.make(places: places) else { return nil }
-        var description = "Start, stops and destination in order: \(BidiIsolation.isolated(places.map(\.name)).joined(separator: " → "))."
-        if !withoutCoordinates.isEmpty { description += " Not drawn (no coordinates): \(listJoined(BidiIsolation.isolated(withoutCoordinates)))." }
+        var description = sentence("Start, stops and destination in order: \(BidiIsolation.isolated(places.map(\.name)).joined(separator: " → "))")
+        if !withoutCoordinates.isEmpty { description += " " + sentence("Not drawn (no coordinates): \(listJoined(BidiIsolation.isolated(withoutCoordinates)))") }
         return RouteMap(picture, title: "Route map of \(BidiIsolation.isolated(convoy.title))", description: description)
     }
 

@@ -31,7 +31,7 @@ package enum HandoffLinks {
         if apple.count > 1 { limits.append(limits.isEmpty ? "Apple Maps opens one stretch at a time" : "Apple Maps one stretch at a time") }
         var notes = limits.isEmpty ? [] : [limits.joined(separator: ", ") + "."]
         if !leftOut.isEmpty {
-            notes.append("Not in these directions, as they have no coordinates: \(listJoined(BidiIsolation.isolated(leftOut))).")
+            notes.append(sentence("Not in these directions, as they have no coordinates: \(listJoined(BidiIsolation.isolated(leftOut)))"))
         }
         return Directions(
             directionsLabel: label,

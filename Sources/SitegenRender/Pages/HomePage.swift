@@ -19,7 +19,7 @@ package enum HomePage {
 
     private static func write<Sink: ByteSink>(site: SiteModel, kit: RenderKit, to sink: inout Sink) throws {
         let config = kit.config
-        let description = config.description.map { MarkdownRenderer.plainText($0) } ?? "Trip polls and plans for \(BidiIsolation.isolated(config.title))."
+        let description = config.description.map { MarkdownRenderer.plainText($0) } ?? sentence("Trip polls and plans for \(config.title)")
         let morePages = MarkdownPages.outsideNavigation(site.pages)
         let model = HomePageModel(
             title: config.title,

@@ -62,7 +62,7 @@ package enum ItineraryPages {
             "\(Formatting.duration(seconds: trip.totalDrivingSeconds)) driving",
         ]
         var meta = PageMeta(path: path, title: trip.name,
-                            description: "\(dates): \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → ")). \(totals.joined(separator: ", ")).")
+                            description: "\(sentence("\(dates): \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → "))")) \(totals.joined(separator: ", ")).")
         meta.image = PreviewPages.itineraryImage(published, kit: kit)
         var model = ItineraryPageModel(
             name: trip.name,
@@ -74,7 +74,7 @@ package enum ItineraryPages {
             routeFileHref: published.routeFilePath.map { kit.href($0, from: path) },
             routeMap: RoutePicture.make(stops: trip.stops).map { picture in
                 RouteMap(picture, title: "Route map of \(BidiIsolation.isolated(trip.name))",
-                         description: "Stops in order: \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → ")).")
+                         description: sentence("Stops in order: \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → "))"))
             },
             days: timeline.days.map { day in dayModel(day, trip: trip, legs: legs, kit: kit) },
             hasUnscheduled: !timeline.unscheduled.isEmpty,

@@ -138,7 +138,7 @@ package enum MarkdownPages {
             let bodyHTML = kit.markdown(page.markdown)
             let description = page.frontMatter.description
                 ?? MarkdownRenderer.plainText(page.markdown).nilIfEmpty
-                ?? "\(BidiIsolation.isolated(page.frontMatter.title)) · \(BidiIsolation.isolated(kit.config.title))"
+                ?? "\(page.frontMatter.title) · \(kit.config.title)"
             let meta = PageMeta(path: page.path, title: page.frontMatter.title, description: description)
             return kit.page(MarkdownPageModel(title: page.frontMatter.title, bodyHTML: bodyHTML), meta: meta)
         }

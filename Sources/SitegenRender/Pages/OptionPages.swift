@@ -110,7 +110,7 @@ package enum OptionPages {
         let title = view == .recommended && list.recommendedAtBase ? list.title : "\(BidiIsolation.isolated(list.title)): \(list.label(of: view).lowercased())"
         let summary = list.summary(of: view)
         var meta = PageMeta(path: path, title: title,
-                            description: "\(Formatting.count(list.trips.count, "trip")) in \(BidiIsolation.isolated(list.title)). \(summary)")
+                            description: "\(sentence("\(Formatting.count(list.trips.count, "trip")) in \(BidiIsolation.isolated(list.title))")) \(summary)")
         meta.noindex = list.noindex
 
         let cards = list.cards.html(depth: path.split(separator: "/").count) {

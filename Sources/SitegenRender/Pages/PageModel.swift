@@ -29,10 +29,15 @@ extension TemplateRoot {
 /// The variables of `layout.mustache`, under `layout.` on every page (RenderKit.layout).
 package struct PageLayout: TemplateModel {
     package var lang: String
-    /// "Poll title · Site title"; the site title alone on the home page.
+    /// "Poll title · Site title"; the site title alone on the home page. Like `title`,
+    /// `siteName`, `description` and the image's `alt`, plain text for metadata: written
+    /// without direction isolates (docs/pages.md, "Right-to-left text").
     package var fullTitle: String
     package var title: String
+    /// The site's title on the page (isolated where it needs to be, as every `.text`).
     package var siteTitle: String
+    /// The site's title for `og:site_name`.
+    package var siteName: String
     /// At most `descriptionLimit` characters (`shortened`).
     package var description: String
     package var ogType: String
@@ -59,16 +64,17 @@ package struct PageLayout: TemplateModel {
         package var height: Int
 
         package static let fields = TemplateFields<Self>([
-            .link("url", \.url), .text("alt", \.alt), .number("width", \.width), .number("height", \.height),
+            .link("url", \.url), .plain("alt", \.alt), .number("width", \.width), .number("height", \.height),
         ])
     }
 
     package static let fields = TemplateFields<Self>([
         .text("lang", \.lang),
-        .text("fullTitle", \.fullTitle),
-        .text("title", \.title),
+        .plain("fullTitle", \.fullTitle),
+        .plain("title", \.title),
         .text("siteTitle", \.siteTitle),
-        .text("description", \.description),
+        .plain("siteName", \.siteName),
+        .plain("description", \.description),
         .text("ogType", \.ogType),
         .flag("noindex", \.noindex),
         .link("stylesheet", \.stylesheet),

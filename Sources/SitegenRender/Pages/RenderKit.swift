@@ -88,10 +88,11 @@ public struct RenderKit: Sendable {
         }
         return PageLayout(
             lang: config.language,
-            fullTitle: meta.path.isEmpty ? config.title : "\(BidiIsolation.isolated(meta.title)) · \(BidiIsolation.isolated(config.title))",
+            fullTitle: meta.path.isEmpty ? config.title : "\(meta.title) · \(config.title)",
             title: meta.title,
             siteTitle: config.title,
-            description: shortened(meta.description, toAtMost: PageLayout.descriptionLimit),
+            siteName: config.title,
+            description: shortened(BidiIsolation.plain(meta.description), toAtMost: PageLayout.descriptionLimit),
             ogType: meta.ogType,
             noindex: meta.noindex,
             stylesheet: link("assets/site.css"),
@@ -101,7 +102,7 @@ public struct RenderKit: Sendable {
             generator: "sitegen \(SitegenVersion.current)",
             canonical: meta.absoluteLinks ? nil : links.absolute(meta.path),
             image: meta.image.map { image in
-                PageLayout.Image(url: links.absolute(image.path) ?? link(image.path), alt: shortened(image.alt, toAtMost: PageLayout.altLimit),
+                PageLayout.Image(url: links.absolute(image.path) ?? link(image.path), alt: shortened(BidiIsolation.plain(image.alt), toAtMost: PageLayout.altLimit),
                                  width: image.width, height: image.height)
             })
     }

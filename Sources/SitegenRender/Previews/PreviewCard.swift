@@ -103,17 +103,18 @@ public enum PreviewCard: Sendable, Equatable {
     }
 
     /// The image's text equivalent (`og:image:alt`): what the card says, in one sentence or two.
+    /// Plain text, as every metadata field: names are not isolated (BidiIsolation.plain).
     public var altText: String {
         switch self {
         case .poll(let card):
             guard card.rows.first?.points != nil else {
-                return "\(BidiIsolation.isolated(card.title)): \(card.voters)"
+                return "\(card.title): \(card.voters)"
             }
-            let standings = card.rows.map { "\($0.rank ?? "") \(BidiIsolation.isolated($0.name)), \($0.points ?? "")" }.joined(separator: "; ")
-            return "\(BidiIsolation.isolated(card.title)): \(card.voters)\(card.tie.map { " \($0)." } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")."
+            let standings = card.rows.map { "\($0.rank ?? "") \($0.name), \($0.points ?? "")" }.joined(separator: "; ")
+            return sentence("\(card.title): \(card.voters)\(card.tie.map { " \(sentence($0))" } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")")
         case .trip(let card):
-            let stops = card.route.map { BidiIsolation.isolated($0.points.map(\.name)).joined(separator: " → ") }
-            return "\(BidiIsolation.isolated(card.name)), \(card.dates): \(card.games), \(card.miles)\(stops.map { ". Route: \($0)" } ?? "")."
+            let stops = card.route.map { $0.points.map(\.name).joined(separator: " → ") }
+            return sentence("\(card.name), \(card.dates): \(card.games), \(card.miles)\(stops.map { ". Route: \($0)" } ?? "")")
         }
     }
 }

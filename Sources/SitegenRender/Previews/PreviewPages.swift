@@ -1,4 +1,5 @@
 import Foundation
+import SitegenCore
 
 /// `/polls/CODE/preview.png` and `/trips/ID/preview.png`, and the link-preview image their
 /// pages name (docs/pages.md, "Link previews"). `previews: false` in site.yml plans neither.
@@ -33,7 +34,7 @@ package enum PreviewPages {
             return PageImage(path: published.path + fileName,
                              alt: PreviewCard.trip(published.trip, siteTitle: kit.config.title, format: kit.format).altText)
         case .poll(let title, let path, _, _):
-            return PageImage(path: path + fileName, alt: "The standings of the poll \(title).")
+            return PageImage(path: path + fileName, alt: sentence("The standings of the poll \(title)"))
         }
     }
 }

@@ -88,6 +88,13 @@ package struct TemplateField<Model>: Sendable {
         }
     }
 
+    /// Plain text for metadata (`<title>`, a `<meta>` tag's `content`): never isolated, and
+    /// with every direction isolate, control and mark taken out (`BidiIsolation.plain`), since
+    /// the app showing it lays it out on its own and some show those characters as boxes.
+    package static func plain(_ name: String, _ value: @escaping @Sendable (Model) -> String) -> Self {
+        Self(variables: [(name, .text(optional: false))]) { model, context in context[name] = BidiIsolation.plain(value(model)) }
+    }
+
     /// An address for `href`, `src` or `content`: written as it is, never isolated, since a
     /// mark inside a URL would change it.
     package static func link(_ name: String, _ value: @escaping @Sendable (Model) -> String) -> Self {
