@@ -58,23 +58,30 @@ struct Build: ParsableCommand {
     @Option(name: .long, help: "Build date for tip rotation, YYYY-MM-DD.")
     var date: String?
 
-    @Option(name: .long, help: "Seed for the tip permutation.")
+    // Unconditional: "-1" is the seed's (invalid) value, not a missing one.
+    @Option(name: .long, parsing: .unconditional, help: "Seed for the tip permutation (0 to 18446744073709551615).")
     var seed: UInt64?
 
     @Option(name: .long, help: ArgumentHelp("After a successful build, write the output paths it added, changed and removed to this file (A/M/D path, one a line).", valueName: "file"))
     var changes: String?
+
+    /// Usage errors, checked while the build's usage line can still be printed with them.
+    func validate() throws {
+        if let date, Self.parsed(date) == nil { throw ValidationError("--date must be a date such as 2026-06-12") }
+        if output?.isEmpty == true { throw ValidationError("--output needs a folder") }
+        if changes?.isEmpty == true { throw ValidationError("--changes needs a file name") }
+    }
+
+    static func parsed(_ date: String) -> Date? {
+        date.count == 10 ? ExportDateReader(timeZone: .gmt, numericDates: .reference).parse(date) : nil
+    }
 
     func run() throws {
         var options = BuildOptions(configFile: URL(fileURLWithPath: site.config))
         options.output = output.map { URL(fileURLWithPath: $0) }
         options.changesFile = changes.map { URL(fileURLWithPath: $0) }
         options.seed = seed
-        if let date {
-            guard let parsed = ExportDateReader(timeZone: .gmt, numericDates: .reference).parse(date), date.count == 10 else {
-                throw ValidationError("--date must be a date such as 2026-06-12")
-            }
-            options.date = parsed
-        }
+        options.date = date.flatMap(Self.parsed)
         try runBuild(options, verbose: site.verbose, quiet: site.quiet)
     }
 }

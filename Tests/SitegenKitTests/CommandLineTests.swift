@@ -107,6 +107,23 @@ struct CommandLineTests {
         #expect(try SitegenProcess.run(["publish"], in: site.root).status == 2)
     }
 
+    @Test("Bad build options are usage errors that say what is wrong and show the build's usage", arguments: [
+        (["--date", "2026-13-01"], "Error: --date must be a date such as 2026-06-12"),
+        // Once "Missing value for '--seed'".
+        (["--seed", "-1"], "Error: The value '-1' is invalid for '--seed <seed>'"),
+        // Once exit 3, "cannot write the list of changes: Is a directory".
+        (["--changes", ""], "Error: --changes needs a file name"),
+        (["--output", ""], "Error: --output needs a folder"),
+    ])
+    func badBuildOptions(_ arguments: [String], _ message: String) throws {
+        let site = try goldenSite()
+        let result = try SitegenProcess.run(["build"] + arguments, in: site.root)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(message + "\n"))
+        #expect(result.stderr.contains("Usage: sitegen build "))
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
+    }
+
     /// Runs `command` on the golden site after replacing `edits` (old → new) in one template.
     func run(_ command: String, editing template: String, _ edits: [(String, String)]) throws -> (TemporarySite, SitegenProcess.Result) {
         let site = try goldenSite()
