@@ -208,6 +208,22 @@ struct ReporterCommandLineTests {
         #expect(warned.stderr == "Data/votes/orphan.json:1:1: warning: pollId: no poll has id 22222222-2222-2222-2222-222222222222; this vote is ignored\n")
     }
 
+    @Test("Votes of a poll that has an error are not said to have no poll: it was not read")
+    func votesOfABrokenPoll() throws {
+        let site = try goldenSite()
+        let polls = try String(contentsOf: site.root.appendingPathComponent("Data/polls/polls.json"), encoding: .utf8)
+        try site.write("Data/polls/polls.json", polls.replacingOccurrences(of: "\"shareCode\": \"TWB2AA\"", with: "\"shareCode\": \"TWB2\""))
+        let result = try SitegenProcess.run(["check", "--quiet"], in: site.root, environment: plain)
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            Data/polls/polls.json:33:18: error: [1].shareCode: share code "TWB2" must be exactly 6 characters from ABCDEFGHJKMNPQRSTUVWXYZ23456789
+            Data/votes/tie.json:2:3: warning: pollId: no poll read without errors has id 7F9619FF-8B86-D011-B42D-00CF4FC964FF; this vote is ignored
+            Data/votes/tie.json:3:3: warning: pollId: no poll read without errors has id 7F9619FF-8B86-D011-B42D-00CF4FC964FF; this vote is ignored
+            1 error in the inputs; nothing was written.
+
+            """)
+    }
+
     @Test("A vote id read again is one warning per pair of files, at the first repeated vote of the second")
     func repeatedVoteIds() throws {
         let site = try goldenSite()

@@ -169,6 +169,12 @@ public final class DiagnosticLog: @unchecked Sendable {
     public var errorCount: Int { lock.withLock { errors } }
     public var warningCount: Int { lock.withLock { warnings } }
     public var hasErrors: Bool { errorCount > 0 }
+    /// Whether an error kept so far is about a file below `folder` (as shown).
+    public func hasErrors(below folder: String) -> Bool {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return kept.contains { $0.severity == .error && $0.file.hasPrefix(prefix) }
+    }
+
     /// Inputs that exist but could not be read (`Diagnostic.isUnreadable`).
     public var unreadableCount: Int { lock.withLock { unreadable } }
 }

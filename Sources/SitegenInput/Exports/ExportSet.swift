@@ -121,8 +121,12 @@ public struct ExportSet: Sendable {
     /// Votes for polls that are absent are warned about and ignored. Ballots keep no
     /// source position, so the vote files are read again to find those votes — only when
     /// there are any.
-    public static func reportOrphanVotes(_ pollIds: Set<UUID>, voteFiles: [URL], loader: ExportLoader, log: DiagnosticLog) {
+    /// `pollsFailed`: a poll with an error was not read, so its votes are among these, and
+    /// "no poll has id" would send the organiser looking for a wrong id.
+    public static func reportOrphanVotes(_ pollIds: Set<UUID>, voteFiles: [URL], loader: ExportLoader, log: DiagnosticLog,
+                                         pollsFailed: Bool = false) {
         guard !pollIds.isEmpty else { return }
+        let absent = pollsFailed ? "no poll read without errors has id" : "no poll has id"
         // Problems in these files were reported on the first reading.
         let quiet = loader.reporting(to: DiagnosticLog())
         for url in voteFiles {
@@ -131,7 +135,7 @@ public struct ExportSet: Sendable {
             }
             for vote in votes where pollIds.contains(vote.pollId) {
                 log.add(vote.source.diagnostic(.warning, field: "pollId",
-                    "no poll has id \(vote.pollId.uuidString); this vote is ignored",
+                    "\(absent) \(vote.pollId.uuidString); this vote is ignored",
                     summary: "votes for polls that no export holds are ignored"))
             }
         }

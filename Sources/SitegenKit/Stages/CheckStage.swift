@@ -11,7 +11,8 @@ struct CheckStage {
 
     func run(_ inputs: Inputs) throws(BuildFailure) -> Inputs {
         let absent = inputs.ballotPolls.subtracting(inputs.polls.map(\.id))
-        ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log)
+        ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log,
+                                    pollsFailed: log.hasErrors(below: displayPath(inputs.config.inputs.polls)))
         ExportSet.checkUniqueness(inputs.polls, log: log)
         inputs.plausibility.report(to: log)
         inputs.layout.reportOrphanItems(inputs.exports.customItems, polls: inputs.polls)
