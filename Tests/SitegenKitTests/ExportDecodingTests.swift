@@ -166,6 +166,17 @@ struct ExportDecodingTests {
 
 @Suite("Loading export files")
 struct ExportLoaderTests {
+    /// Loads `folder` of `site` with `decode`; the records and every diagnostic, with the
+    /// site's path shown as `Data/…`.
+    func load<Record: Sendable>(_ folder: String, of site: TemporarySite,
+                                _ decode: @escaping @Sendable (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record) -> (records: [Record], files: [String], diagnostics: [String]) {
+        let log = DiagnosticLog()
+        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
+        let (records, files) = loader.load(site.root.appendingPathComponent(folder), record: decode)
+        let shown = displayPath(site.root) + "/"
+        return (records, files, log.all.map { String($0.description.dropFirst($0.description.hasPrefix(shown) ? shown.count : 0)) })
+    }
+
     @Test("A file name with a line break or another control character is an error, spelled out: it would split a line of the --changes list")
     func controlCharacterInName() throws {
         let site = try TemporarySite()
@@ -202,18 +213,15 @@ struct ExportLoaderTests {
         """)
         try site.write("Data/votes/v2.json", "{\"id\": \"a0000000-0000-0000-0000-000000000004\",\n  \"pollId\": tru }")
         try site.write("Data/votes/v3.json", "{\"id\": 12, \"pollId\": \"6f9619ff-8b86-d011-b42d-00cf4fc964ff\"}")
-        let log = DiagnosticLog()
-        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
-        let (votes, files) = loader.load(site.root.appendingPathComponent("Data/votes")) { (decoder, field, source) throws(FieldError) in
+        let (votes, files, diagnostics) = load("Data/votes", of: site) { (decoder, field, source) throws(FieldError) in
             try decoder.vote(field, source: source)
         }
         #expect(votes.count == 2)
         #expect(files == ["Data/votes/v1.json", "Data/votes/v2.json", "Data/votes/v3.json"])
-        let shown = displayPath(site.root.appendingPathComponent("Data/votes"))
-        #expect(log.all.map(\.description) == [
-            "\(shown)/v1.json:5:16: error: [2].rankings: expected an array of integers",
-            "\(shown)/v2.json:2:13: error: not valid JSON: unexpected character 't'; expected a value",
-            "\(shown)/v3.json:1:1: error: 4 required fields of the vote are missing: \"odg\" (or \"voterId\"), \"rankings\", \"votedAt\", \"modifiedAt\"",
+        #expect(diagnostics == [
+            "Data/votes/v1.json:5:16: error: [2].rankings: expected an array of integers",
+            "Data/votes/v2.json:2:13: error: not valid JSON: unexpected character 't'; expected a value",
+            "Data/votes/v3.json:1:1: error: 4 required fields of the vote are missing: \"odg\" (or \"voterId\"), \"rankings\", \"votedAt\", \"modifiedAt\"",
         ])
     }
 
@@ -226,19 +234,14 @@ struct ExportLoaderTests {
              "stops": [{"city": "Chicago", "latitude": 41.9, "longitude": -87.6, "arrivalDate": "2026-06-01", "departureDate": "2026-06-02", "games": "g1"}],
              "travelSegments": [{"id": "s", "fromCity": "A", "toCity": "B", "distanceMeters": -5, "durationSeconds": 60}]}
             """)
-        let log = DiagnosticLog()
-        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
-        let (trips, _) = loader.load(site.root.appendingPathComponent("Data/trips")) { (decoder, field, source) throws(FieldError) in
-            try decoder.trip(field)
-        }
+        let (trips, _, diagnostics) = load("Data/trips", of: site) { (decoder, field, _) throws(FieldError) in try decoder.trip(field) }
         #expect(trips.isEmpty)
-        let shown = displayPath(site.root.appendingPathComponent("Data/trips"))
         // Each took a build of its own before. A segment's distance must be there, so the
         // segments (which need not) are taken out with it.
-        #expect(log.all.map(\.description) == [
-            "\(shown)/t.json:1:73: error: notes: expected a string, found a number",
-            "\(shown)/t.json:3:139: error: stops[0].games: expected an array, found a string",
-            "\(shown)/t.json:4:83: error: travelSegments[0].distanceMeters: must not be negative, found -5",
+        #expect(diagnostics == [
+            "Data/trips/t.json:1:73: error: notes: expected a string, found a number",
+            "Data/trips/t.json:3:139: error: stops[0].games: expected an array, found a string",
+            "Data/trips/t.json:4:83: error: travelSegments[0].distanceMeters: must not be negative, found -5",
         ])
     }
 
@@ -249,15 +252,12 @@ struct ExportLoaderTests {
             [{"id": "a0000000-0000-0000-0000-000000000001", "voteId": "A0000000-0000-0000-0000-000000000001",
               "pollId": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "odg": "v1", "voterId": "v3", "rankings": [0, 1], "votedAt": 0, "modifiedAt": 0}]
             """)
-        let log = DiagnosticLog()
-        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
-        let (votes, _) = loader.load(site.root.appendingPathComponent("Data/votes")) { (decoder, field, source) throws(FieldError) in
+        let (votes, _, diagnostics) = load("Data/votes", of: site) { (decoder, field, source) throws(FieldError) in
             try decoder.vote(field, source: source)
         }
         #expect(votes.map(\.voterId) == ["v1"])
-        let shown = displayPath(site.root.appendingPathComponent("Data/votes"))
-        #expect(log.all.map(\.description) == [
-            "\(shown)/v.json:2:77: warning: [0].voterId: the vote has both \"odg\" and \"voterId\", with different values; \"odg\" is read and \"voterId\" ignored",
+        #expect(diagnostics == [
+            "Data/votes/v.json:2:77: warning: [0].voterId: the vote has both \"odg\" and \"voterId\", with different values; \"odg\" is read and \"voterId\" ignored",
         ])
     }
 
@@ -271,18 +271,15 @@ struct ExportLoaderTests {
         try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: site.root.appendingPathComponent("Data/votes/le.json"))
         try Data(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }).write(to: site.root.appendingPathComponent("Data/votes/no-mark.json"))
         try Data(text.unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value)] }).write(to: site.root.appendingPathComponent("Data/votes/wide.json"))
-        let log = DiagnosticLog()
-        let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
-        _ = loader.load(site.root.appendingPathComponent("Data/votes")) { (decoder, field, source) throws(FieldError) in
+        let (_, _, diagnostics) = load("Data/votes", of: site) { (decoder, field, source) throws(FieldError) in
             try decoder.vote(field, source: source)
         }
-        let shown = displayPath(site.root.appendingPathComponent("Data/votes"))
-        #expect(log.all.map(\.description) == [
-            "\(shown)/bom.json:1:9: error: not valid JSON: unexpected character 'x'; expected a value",
-            "\(shown)/bom2.json:2:5: error: not valid JSON: unexpected character '@'; expected a value",
-            "\(shown)/le.json:1:1: error: not valid JSON: the file is UTF-16, not UTF-8: save it as UTF-8",
-            "\(shown)/no-mark.json:1:1: error: not valid JSON: the file is UTF-16, not UTF-8: save it as UTF-8",
-            "\(shown)/wide.json:1:1: error: not valid JSON: the file is UTF-32, not UTF-8: save it as UTF-8",
+        #expect(diagnostics == [
+            "Data/votes/bom.json:1:9: error: not valid JSON: unexpected character 'x'; expected a value",
+            "Data/votes/bom2.json:2:5: error: not valid JSON: unexpected character '@'; expected a value",
+            "Data/votes/le.json:1:1: error: not valid JSON: the file is UTF-16, not UTF-8: save it as UTF-8",
+            "Data/votes/no-mark.json:1:1: error: not valid JSON: the file is UTF-16, not UTF-8: save it as UTF-8",
+            "Data/votes/wide.json:1:1: error: not valid JSON: the file is UTF-32, not UTF-8: save it as UTF-8",
         ])
     }
 
