@@ -122,6 +122,7 @@ struct PreviewTests {
         ("trip", PreviewCard.trip(Sample.trip(hostileTitle, index: 1), siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
         ("route", PreviewCard.trip(routeTrip, siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
         ("scripts", PreviewCard.trip(scriptsTrip, siteTitle: "夏の旅 ☀️", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))),
+        ("flags", flagsCard),
     ]
 
     /// A trip named and routed in other scripts and emoji: its lines are shaped by Pango
@@ -144,25 +145,33 @@ struct PreviewTests {
         return trip
     }()
 
-    @Test("A card is a 1200×630 palette PNG under 300 KB with only the chunks it needs, the same bytes every time",
+    @Test("A card is a 1200×630 PNG under 300 KB with only the chunks it needs, the same bytes every time: a palette PNG, or truecolour with emoji",
           arguments: cards.indices)
     func png(_ index: Int) {
-        let card = Self.cards[index].1
+        let (name, card) = Self.cards[index]
         let png = PreviewImage.png(card)
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let parsed = Self.chunks(png)
         #expect(parsed.width == 1200 && parsed.height == 630)
-        #expect(parsed.depth == 8 && parsed.colourType == 3)
-        #expect(Set(parsed.types) == ["IHDR", "PLTE", "IDAT", "IEND"], "no time, text or other metadata chunks")
+        let inColour = Self.inColour(card)
+        #expect(inColour == ["hostile", "trip", "scripts", "flags"].contains(name), "the cards with emoji")
+        if inColour {
+            #expect(parsed.depth == 8 && parsed.colourType == 2, "truecolour")
+            #expect(parsed.types == ["IHDR", "IDAT", "IEND"], "no time, text or other metadata chunks")
+        } else {
+            #expect(parsed.depth == 8 && parsed.colourType == 3)
+            #expect(parsed.types == ["IHDR", "PLTE", "IDAT", "IEND"], "no time, text or other metadata chunks")
+        }
         #expect(png.count < 300_000)
         #expect(PreviewImage.png(card) == png)
     }
 
-    /// The image a PNG holds, as 0xRRGGBB per pixel, and its palette: IDAT inflated by zlib (which checks the
-    /// stream's checksum), rows unfiltered (None and Up, the filters the encoder writes),
-    /// indices looked up in PLTE. Every chunk's CRC is checked.
+    /// The image a PNG holds, as 0xRRGGBB per pixel, and its palette (empty for truecolour):
+    /// IDAT inflated by zlib (which checks the stream's checksum), rows unfiltered (any of PNG's
+    /// five filters), indices looked up in PLTE. Every chunk's CRC is checked.
     static func decode(_ png: [UInt8]) -> (pixels: [UInt32], palette: [UInt32])? {
         func be32(_ at: Int) -> Int { png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        guard png.count > 33 else { return nil }
         var palette: [UInt32] = [], idat: [UInt8] = [], offset = 8
         while offset + 12 <= png.count {
             let length = be32(offset), type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
@@ -174,23 +183,55 @@ struct PreviewTests {
             offset += 12 + length
         }
         let (width, height) = (PreviewCard.width, PreviewCard.height)
-        var raw = [UInt8](repeating: 0, count: (width + 1) * height + 1)
+        guard png[24] == 8, png[26] == 0, png[27] == 0, png[28] == 0 else { return nil }
+        let channels: Int
+        switch png[25] {
+        case 3: channels = 1
+        case 2 where palette.isEmpty: channels = 3
+        default: return nil
+        }
+        let rowBytes = width * channels
+        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height + 1)
         var rawCount = uLong(raw.count)
-        guard uncompress(&raw, &rawCount, idat, uLong(idat.count)) == Z_OK, rawCount == uLong((width + 1) * height) else { return nil }
-        var indices = [UInt8](repeating: 0, count: width * height)
+        guard uncompress(&raw, &rawCount, idat, uLong(idat.count)) == Z_OK, rawCount == uLong((rowBytes + 1) * height) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
         for y in 0..<height {
-            let filter = raw[y * (width + 1)]
-            for x in 0..<width {
-                let value = raw[y * (width + 1) + 1 + x]
+            let filter = raw[y * (rowBytes + 1)]
+            for x in 0..<rowBytes {
+                let value = raw[y * (rowBytes + 1) + 1 + x]
+                let left = x >= channels ? Int(bytes[y * rowBytes + x - channels]) : 0
+                let up = y > 0 ? Int(bytes[(y - 1) * rowBytes + x]) : 0
+                let upLeft = y > 0 && x >= channels ? Int(bytes[(y - 1) * rowBytes + x - channels]) : 0
+                let predicted: Int
                 switch filter {
-                case 0: indices[y * width + x] = value
-                case 2: indices[y * width + x] = value &+ (y > 0 ? indices[(y - 1) * width + x] : 0)
+                case 0: predicted = 0
+                case 1: predicted = left
+                case 2: predicted = up
+                case 3: predicted = (left + up) / 2
+                case 4:
+                    let estimate = left + up - upLeft
+                    let (toLeft, toUp, toUpLeft) = (abs(estimate - left), abs(estimate - up), abs(estimate - upLeft))
+                    predicted = toLeft <= toUp && toLeft <= toUpLeft ? left : toUp <= toUpLeft ? up : upLeft
                 default: return nil
                 }
+                bytes[y * rowBytes + x] = value &+ UInt8(truncatingIfNeeded: predicted)
             }
         }
-        guard indices.allSatisfy({ Int($0) < palette.count }) else { return nil }
-        return (indices.map { palette[Int($0)] }, palette)
+        if channels == 3 {
+            return ((0..<width * height).map { UInt32(bytes[3 * $0]) << 16 | UInt32(bytes[3 * $0 + 1]) << 8 | UInt32(bytes[3 * $0 + 2]) }, [])
+        }
+        guard bytes.allSatisfy({ Int($0) < palette.count }) else { return nil }
+        return (bytes.map { palette[Int($0)] }, palette)
+    }
+
+    /// Whether `card` has colour glyphs (emoji), which make it a truecolour PNG.
+    static func inColour(_ card: PreviewCard) -> Bool {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        CardDrawing.prepare(cairo)
+        return CardDrawing.layout(card, measuringWith: cairo).inColour
     }
 
     /// The pixels cairo draws for `card`, as 0xRRGGBB.
@@ -207,15 +248,16 @@ struct PreviewTests {
         }
     }
 
-    @Test("A card's PNG decodes to the pixels cairo drew: every colour its palette holds exactly where it was drawn",
+    @Test("A card's PNG decodes to the pixels cairo drew: every colour its palette holds exactly where it was drawn, and in truecolour every pixel",
           arguments: cards.indices)
     func decodesToDrawing(_ index: Int) throws {
         let card = Self.cards[index].1
         let (pixels, palette) = try #require(Self.decode(PreviewImage.png(card)))
         let drawn = Self.drawn(card)
+        #expect(palette.isEmpty == Self.inColour(card))
         let inPalette = Set(palette)
         // Past 256 colours, a colour the palette could not take is drawn as one it holds.
-        let differences = zip(pixels, drawn).enumerated().filter { $0.element.0 != $0.element.1 && inPalette.contains($0.element.1) }
+        let differences = zip(pixels, drawn).enumerated().filter { $0.element.0 != $0.element.1 && (palette.isEmpty || inPalette.contains($0.element.1)) }
         #expect(differences.isEmpty, "\(differences.count) pixels differ, the first in row \((differences.first?.offset ?? 0) / PreviewCard.width)")
         let replaced = zip(pixels, drawn).filter { $0 != $1 }.count
         #expect(replaced == 0 || (palette.count == 256 && Set(drawn).count > 256))
@@ -226,11 +268,11 @@ struct PreviewTests {
     static func drawnWhole(_ card: PreviewCard) -> [UInt8] {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(PreviewCard.height))!
         defer { cairo_surface_destroy(surface) }
-        CardDrawing.draw(card, on: surface)
+        let picture = CardDrawing.draw(card, on: surface)
         cairo_surface_flush(surface)
         return PalettePNG.Encoder(width: PreviewCard.width, height: PreviewCard.height)
             .encode(pixels: cairo_image_surface_get_data(surface)!, stride: Int(cairo_image_surface_get_stride(surface)),
-                    flatColours: CardDrawing.Colour.all)
+                    flatColours: CardDrawing.Colour.all, inColour: picture.inColour)
     }
 
     /// An itinerary card from `card-bench --kind trip` (Benchmarks/CardBench): the first glyph
@@ -382,12 +424,67 @@ struct PreviewTests {
         #expect(Set(kept).count > 2, "the shapes were drawn")
     }
 
-    @Test("The hostile card has more colours than a palette holds: the palette is full and the card still decodes")
+    @Test("A card of flat colours and their edges with more colours than a palette holds keeps its palette: full, and the card still decodes")
     func fullPalette() throws {
-        let card = Self.cards[2].1
+        let card = Self.cards[0].1
         let (pixels, palette) = try #require(Self.decode(PreviewImage.png(card)))
         #expect(palette.count == 256 && Set(Self.drawn(card)).count > 256)
         #expect(pixels.count == PreviewCard.width * PreviewCard.height)
+    }
+
+    @Test("The hostile card, with emoji and thousands of colours, is written in truecolour, every pixel as drawn")
+    func hostileInTruecolour() throws {
+        let card = Self.cards[2].1
+        let png = PreviewImage.png(card)
+        let (pixels, palette) = try #require(Self.decode(png))
+        let drawn = Self.drawn(card)
+        #expect(palette.isEmpty && Self.chunks(png).colourType == 2 && Set(drawn).count > 256)
+        #expect(pixels == drawn)
+    }
+
+    @Test("Lines with emoji have colour glyphs; Latin, other scripts and symbols drawn in one colour have none")
+    func colourGlyphs() {
+        for line in ["🏈 Road trip", "🇫🇷", "Paris 🇬🇧", "☀️", "⚾", "São Paulo 🇧🇷", "👨‍👩‍👧"] {
+            #expect(ShapedText.hasColourGlyphs(line), "\(line)")
+            #expect(ShapedText.hasColourGlyphs(line, bold: true), "\(line)")
+        }
+        for line in ["東京", "مرحبا", "תל אביב", "→", "Z̷a̶l̵g̸o", "Fenway"] {
+            #expect(!ShapedText.hasColourGlyphs(line), "\(line)")
+        }
+    }
+
+    /// A poll whose title is flags and a stadium: red, white, blue and green emoji, more
+    /// colours than a palette holds.
+    static let flagsCard = PreviewCard.poll(published(["A", "B"], [[0, 1]], title: "🇫🇷🇬🇧🇯🇵🏟️ Paris"), siteTitle: "Summer")
+
+    @Test("Emoji past a palette's 256 colours keep their own: the French flag's red, Japan's disc, the stadium's green, as cairo drew them")
+    func emojiPastThePalette() throws {
+        let card = Self.flagsCard
+        let (pixels, _) = try #require(Self.decode(PreviewImage.png(card)))
+        let drawn = Self.drawn(card)
+        #expect(Set(drawn).count > 256, "the card has more colours than a palette holds")
+        // The title's emoji (baseline 148, 58 px, from x = 64), each pixel against cairo's.
+        var worst = 0, worstAt = (x: 0, y: 0)
+        var decodedHues = (red: 0, green: 0, blue: 0), drawnHues = (red: 0, green: 0, blue: 0)
+        func count(_ rgb: UInt32, into hues: inout (red: Int, green: Int, blue: Int)) {
+            let (red, green, blue) = (Int(rgb >> 16), Int(rgb >> 8 & 0xFF), Int(rgb & 0xFF))
+            if red > 180 && green < 90 && blue < 90 { hues.red += 1 }
+            // The stadium's pitch is a yellowish green (about 183, 208, 22).
+            if green > 120 && green > red + 15 && green > blue + 80 { hues.green += 1 }
+            if blue > 100 && red < 60 && green < blue - 40 { hues.blue += 1 }
+        }
+        for y in 80..<170 {
+            for x in 60..<420 {
+                let (decoded, cairo) = (pixels[y * PreviewCard.width + x], drawn[y * PreviewCard.width + x])
+                let error = [16, 8, 0].map { abs(Int(decoded >> $0 & 0xFF) - Int(cairo >> $0 & 0xFF)) }.max()!
+                if error > worst { (worst, worstAt) = (error, (x, y)) }
+                count(decoded, into: &decodedHues)
+                count(cairo, into: &drawnHues)
+            }
+        }
+        #expect(worst <= 8, "a channel \(worst) of 255 away from cairo's at (\(worstAt.x), \(worstAt.y))")
+        #expect(drawnHues.red > 300 && drawnHues.green > 100 && drawnHues.blue > 300, "cairo drew red, green and blue: \(drawnHues)")
+        #expect(decodedHues.red > 300 && decodedHues.green > 100 && decodedHues.blue > 300, "\(decodedHues)")
     }
 
     @Test("A card's bytes do not depend on the cards drawn before it or on the thread drawing it")

@@ -33,7 +33,9 @@ package enum CardDrawing {
 
     /// Draws `card` onto `surface` (CAIRO_FORMAT_RGB24, PreviewCard.width × height) whole,
     /// first painting it in the background colour unless `isBlank` says it already is.
-    package static func draw(_ card: PreviewCard, on surface: OpaquePointer, isBlank: Bool = false) {
+    /// Returns the card's layout.
+    @discardableResult
+    package static func draw(_ card: PreviewCard, on surface: OpaquePointer, isBlank: Bool = false) -> CardPicture {
         let cairo = cairo_create(surface)!
         defer { cairo_destroy(cairo) }
         prepare(cairo)
@@ -44,6 +46,7 @@ package enum CardDrawing {
             cairo_fill(cairo)
         }
         picture.draw(rows: 0..<PreviewCard.height, with: cairo)
+        return picture
     }
 
     /// The font options every card's text is drawn and measured with (Fonts), shaped lines too.
@@ -76,7 +79,7 @@ package enum CardDrawing {
         case .poll(let poll): drawPoll(poll, context)
         case .trip(let trip): drawTrip(trip, context)
         }
-        return CardPicture(steps: context.steps)
+        return CardPicture(steps: context.steps, inColour: context.inColour)
     }
 
     /// The title's sizes, largest first: a title too wide for the card at one is drawn at the
@@ -190,6 +193,9 @@ package struct CardPicture {
     }
 
     package let steps: [Step]
+    /// Whether the card has colour glyphs (emoji, `ShapedText.hasColourGlyphs`): colours of
+    /// their own that a palette does not hold, so it is written in truecolour.
+    package let inColour: Bool
 
     /// Draws the steps that reach `rows` onto `cairo`'s surface, whose first row is `rows`'s
     /// first; returns the row after the last one they can reach, which may be past `rows`
@@ -245,6 +251,8 @@ package struct CardPicture {
 private final class Context {
     let cairo: OpaquePointer
     private(set) var steps: [CardPicture.Step] = []
+    /// Whether a line drawn has glyphs of a colour font.
+    private(set) var inColour = false
     /// The line join and cap in effect, as drawing every step in order would leave them.
     private var join = CAIRO_LINE_JOIN_MITER, cap = CAIRO_LINE_CAP_BUTT
 
@@ -365,6 +373,7 @@ private final class Context {
             // A sprite is painted at a whole-pixel offset, the same pixels whichever band
             // paints it, so a band's edge may cut it: not a text step.
             if let sprite {
+                inColour = inColour || sprite.inColour
                 record(top: Double(sprite.top), bottom: Double(sprite.top + sprite.height), left: Double(sprite.left),
                        right: Double(sprite.left + sprite.width)) { sprite.paint(on: $0) }
             }

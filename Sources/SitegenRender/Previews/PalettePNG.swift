@@ -2,8 +2,9 @@ import CCairo
 import Foundation
 
 /// Encodes a drawn card as an 8-bit palette PNG. A card is a few flat colours and the
-/// antialiased edges between them, so a palette holds it exactly in nearly every case, at a
-/// quarter of the RGB bytes.
+/// antialiased edges between them, so a palette holds it closely, at a quarter of the RGB
+/// bytes. A card with colour glyphs (emoji) is not: it is written in truecolour, every pixel
+/// as drawn (`Encoder.begin`).
 ///
 /// Compressing was most of a card's cost (docs/performance.md, "Link preview images"), so the
 /// pixels go to the compressor as the runs of one colour that mapping them to the palette
@@ -15,6 +16,9 @@ package enum PalettePNG {
     /// PNG's row filters: None (the palette indices as they are) and Up (the difference
     /// from the row above).
     package static let filterNone: UInt8 = 0, filterUp: UInt8 = 2
+    /// And, for truecolour, Paeth (the difference from whichever of left, above and
+    /// above-left predicts best).
+    package static let filterPaeth: UInt8 = 4
 
     /// The compressor, palette and buffers of one thread's cards, reused from card to card.
     package final class Encoder {
@@ -53,6 +57,7 @@ package enum PalettePNG {
             runs = .allocate(capacity: width + 2)
             // A block's eight ends are stored whole, however few of them count.
             ends = .allocate(capacity: width + 16)
+            truecolour = Truecolour(width: width)
         }
 
         deinit {
@@ -61,25 +66,35 @@ package enum PalettePNG {
             lastRow.deallocate()
             runs.deallocate()
             ends.deallocate()
+            truecolour.deallocate()
         }
 
         /// The PNG of `height` rows of `width` pixels in cairo's RGB24 layout (0x00RRGGBB in
         /// native byte order), `stride` bytes apart. `flatColours` (0xRRGGBB) come first in the
         /// palette, so they stay exact however many antialiased edge colours there are; the
-        /// first is the background, which `ink` tells apart.
-        package func encode(pixels: UnsafeRawPointer, stride: Int, flatColours: [UInt32]) -> [UInt8] {
-            begin(flatColours: flatColours)
+        /// first is the background, which `ink` tells apart. `inColour` (the card has colour
+        /// glyphs: `CardPicture.inColour`) writes it in truecolour instead.
+        package func encode(pixels: UnsafeRawPointer, stride: Int, flatColours: [UInt32], inColour: Bool = false) -> [UInt8] {
+            begin(flatColours: flatColours, inColour: inColour)
             add(rows: pixels, stride: stride, count: height)
             return finish()
         }
 
         /// Starts an image whose rows come in bands (`add`), as `encode` describes.
-        package func begin(flatColours: [UInt32]) {
+        ///
+        /// A palette holds a card's flat colours and the antialiased edges between them, and
+        /// past 256 colours an edge's colour takes a near one (`Palette`). A colour glyph (an
+        /// emoji drawn from Noto Color Emoji's bitmaps) is hundreds of colours of its own,
+        /// which took entries far from them: a French flag drawn blue, white and brown, a
+        /// stadium's green pitch orange. Such a card (`inColour`) is written in truecolour
+        /// (`Truecolour`), every pixel as drawn, through the same compressor.
+        package func begin(flatColours: [UInt32], inColour: Bool = false) {
             palette.reset(flatColours)
             deflate.reset()
             drawn.update(repeating: Span(start: 0, end: Int32(width)), count: height)
             background = flatColours[0]
             nextRow = 0
+            isTruecolour = inColour
         }
 
         /// Adds the image's next `count` rows, `stride` bytes apart. The last of them is kept,
@@ -87,6 +102,13 @@ package enum PalettePNG {
         package func add(rows pixels: UnsafeRawPointer, stride: Int, count: Int) {
             precondition(nextRow + count <= height, "more rows than the image has")
             guard count > 0 else { return }
+            if isTruecolour {
+                truecolour.add(rows: pixels, stride: stride, count: count, first: nextRow, drawn: drawn, to: &deflate)
+                // Outside its drawn columns a row is the background: the caller clears them.
+                (ink + nextRow).update(from: drawn + nextRow, count: count)
+                nextRow += count
+                return
+            }
             // One access to the class's compressor for the whole band, not one a run.
             Self.addRows(pixels: pixels, stride: stride, count: count, first: nextRow, width: width, background: background,
                          above: nextRow > 0 ? UnsafeRawPointer(lastRow) : nil, palette: palette, drawn: drawn, ink: ink,
@@ -103,6 +125,9 @@ package enum PalettePNG {
         }
 
         private var background: UInt32 = 0, nextRow = 0
+        /// Whether the image being encoded is written in truecolour (`begin`).
+        private var isTruecolour = false
+        private let truecolour: Truecolour
         private let lastRow: UnsafeMutablePointer<UInt32>
         /// One row's runs, as `runs(of:)` finds them, and where they end.
         private let runs: UnsafeMutablePointer<UInt32>, ends: UnsafeMutablePointer<UInt32>
@@ -244,17 +269,18 @@ package enum PalettePNG {
             return UnsafeBufferPointer(table)
         }()
 
-        /// Signature, IHDR, PLTE, IDAT and IEND, and nothing else (no time or text chunks),
-        /// so the same pixels always give the same bytes.
+        /// Signature, IHDR, PLTE (none in truecolour), IDAT and IEND, and nothing else (no
+        /// time or text chunks), so the same pixels always give the same bytes.
         private func png(_ compressed: UnsafeBufferPointer<UInt8>, adler: UInt32) -> [UInt8] {
             var png = PalettePNG.signature
             png.reserveCapacity(8 + 25 + 12 + palette.rgb.count + 12 + 2 + compressed.count + 4 + 12)
             Self.appendChunk("IHDR", to: &png) { data in
                 Self.appendBigEndian(UInt32(width), to: &data)
                 Self.appendBigEndian(UInt32(height), to: &data)
-                data += [8, 3, 0, 0, 0]  // 8 bits per index, palette colours, deflate, filters, no interlace
+                // 8 bits per index (palette colours) or channel (truecolour), deflate, filters, no interlace
+                data += [8, isTruecolour ? 2 : 3, 0, 0, 0]
             }
-            Self.appendChunk("PLTE", to: &png) { $0 += palette.rgb }
+            if !isTruecolour { Self.appendChunk("PLTE", to: &png) { $0 += palette.rgb } }
             Self.appendChunk("IDAT", to: &png) { data in
                 data += [0x78, 0x01]  // zlib header: deflate with a 32 KB window
                 data += compressed
@@ -279,9 +305,191 @@ package enum PalettePNG {
         }
     }
 
+    /// Rows written in truecolour (PNG colour type 2, 8 bits a channel) and handed to the
+    /// compressor as runs of one byte: a row the same as the one above with the Up filter (one
+    /// run of zeros), any other with Paeth, which leaves zeros wherever a pixel is its left,
+    /// upper or upper-left neighbour's colour (flat stretches, straight edges) and small
+    /// differences over an emoji's shading. Paeth is the better of PNG's filters on these cards
+    /// nearly always: choosing per row the filter that left the fewest runs made them 5%
+    /// smaller, at the cost of filtering every row three times.
+    ///
+    /// Only the columns either row was drawn in are read (`Encoder.drawn`), and a pixel right
+    /// of them: elsewhere both rows are the background, which Paeth makes zeros. So a card
+    /// drawn in bands gives the bytes of the card drawn whole, which is read whole.
+    struct Truecolour {
+        let width: Int
+        /// The last row of the band before, as cairo wrote it.
+        private let lastRow: UnsafeMutablePointer<UInt32>
+        /// PNG's row above the first: zeros.
+        private let zeros: UnsafeMutablePointer<UInt32>
+        /// A row's drawn columns filtered (four bytes a pixel, as cairo's), and its runs.
+        private let filtered: UnsafeMutablePointer<UInt8>, runs: UnsafeMutablePointer<UInt32>
+
+        init(width: Int) {
+            precondition(3 * width + 1 <= 4_096, "RunDeflate takes a row's runs of at most 4,096 bytes")
+            self.width = width
+            lastRow = .allocate(capacity: width)
+            lastRow.initialize(repeating: 0, count: width)
+            zeros = .allocate(capacity: width)
+            zeros.initialize(repeating: 0, count: width)
+            filtered = .allocate(capacity: 4 * width)
+            filtered.initialize(repeating: 0, count: 4 * width)
+            runs = .allocate(capacity: 3 * width + 4)
+        }
+
+        func deallocate() {
+            lastRow.deallocate()
+            zeros.deallocate()
+            filtered.deallocate()
+            runs.deallocate()
+        }
+
+        /// Adds `count` rows, `stride` bytes apart, the first of them the image's row `first`;
+        /// each row's pixels outside its `drawn` columns are the background.
+        func add(rows pixels: UnsafeRawPointer, stride: Int, count: Int, first: Int, drawn: UnsafePointer<Encoder.Span>,
+                 to deflate: inout RunDeflate) {
+            for index in 0..<count {
+                let y = first + index
+                let row = (pixels + index * stride).assumingMemoryBound(to: UInt32.self)
+                let above = y == 0 ? UnsafePointer(zeros)
+                    : index > 0 ? UnsafePointer((pixels + (index - 1) * stride).assumingMemoryBound(to: UInt32.self))
+                    : UnsafePointer(lastRow)
+                // The row above the first is zeros, not the background: read whole.
+                let (start, end) = y == 0 ? (0, width) : Self.union(drawn[y], drawn[y - 1], width: width)
+                if y > 0 && Self.sameColours(row, above, from: start, to: end) {
+                    deflate.add(PalettePNG.filterUp, count: 1)
+                    deflate.add(0, count: 3 * width)
+                    continue
+                }
+                // A pixel right of the drawn columns has one of them on its left.
+                let last = min(end + 1, width)
+                Self.paeth(row, above: above, from: start, to: last, into: filtered)
+                runs[0] = 1 << 8 | UInt32(PalettePNG.filterPaeth)
+                var runCount = 1
+                if start > 0 {
+                    runs[runCount] = UInt32(truncatingIfNeeded: 3 * start) << 8
+                    runCount += 1
+                }
+                runCount = Self.runs(of: filtered, pixels: last - start, into: runs, at: runCount)
+                if last < width {
+                    runs[runCount] = UInt32(truncatingIfNeeded: 3 * (width - last)) << 8
+                    runCount += 1
+                }
+                // RunDeflate joins neighbouring runs of one byte, so the zeros either side and the
+                // filtered columns' own make the runs of the whole row, as a row read whole does.
+                deflate.add(runs: runs, count: runCount)
+            }
+            lastRow.update(from: (pixels + (count - 1) * stride).assumingMemoryBound(to: UInt32.self), count: width)
+        }
+
+        /// The columns either span covers (and those between), within the row.
+        private static func union(_ first: Encoder.Span, _ second: Encoder.Span, width: Int) -> (Int, Int) {
+            let firstEmpty = first.end <= first.start, secondEmpty = second.end <= second.start
+            if firstEmpty && secondEmpty { return (0, 0) }
+            let start = firstEmpty ? second.start : secondEmpty ? first.start : min(first.start, second.start)
+            let end = firstEmpty ? second.end : secondEmpty ? first.end : max(first.end, second.end)
+            return (max(Int(start), 0), min(Int(end), width))
+        }
+
+        /// Whether two rows have the same red, green and blue in columns `start`..<`end`
+        /// (RGB24's unused byte aside).
+        private static func sameColours(_ row: UnsafePointer<UInt32>, _ above: UnsafePointer<UInt32>, from start: Int, to end: Int) -> Bool {
+            var x = start
+            let colours: UInt64 = 0x00FF_FFFF_00FF_FFFF
+            while x + 2 <= end {
+                let here = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
+                let there = UnsafeRawPointer(above + x).loadUnaligned(as: UInt64.self)
+                if (here ^ there) & colours != 0 { return false }
+                x += 2
+            }
+            while x < end {
+                if (row[x] ^ above[x]) & 0xFF_FFFF != 0 { return false }
+                x += 1
+            }
+            return true
+        }
+
+        /// Columns `start`..<`end` of `row` filtered with Paeth against `above`, into `out`
+        /// as cairo lays pixels out (bytes blue, green, red, unused: RGB24 in little-endian
+        /// order). One loop over bytes without branches, which the compiler turns into vector
+        /// instructions; written with SIMD types, it was no faster in a release build, and the
+        /// preview tests took 150 s instead of 58 in a debug one.
+        private static func paeth(_ row: UnsafePointer<UInt32>, above: UnsafePointer<UInt32>, from start: Int, to end: Int,
+                                  into out: UnsafeMutablePointer<UInt8>) {
+            guard start < end else { return }
+            let here = UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self)
+            let over = UnsafeRawPointer(above).assumingMemoryBound(to: UInt8.self)
+            let output = out - 4 * start
+            // The first column has no left neighbours: PNG takes them as zeros.
+            if start == 0 {
+                for index in 0..<4 { output[index] = here[index] &- predict(0, Int16(over[index]), 0) }
+            }
+            for index in 4 * max(start, 1)..<4 * end {
+                let predicted = predict(Int16(here[index &- 4]), Int16(over[index]), Int16(over[index &- 4]))
+                output[index] = here[index] &- predicted
+            }
+        }
+
+        /// PNG's Paeth predictor: of left, over and overLeft, the nearest to left + over −
+        /// overLeft (the first of equals in that order). Masks, not branches, in 16 bits (the
+        /// distances are under 2^10), eight bytes to a vector instruction.
+        @inline(__always)
+        private static func predict(_ left: Int16, _ over: Int16, _ overLeft: Int16) -> UInt8 {
+            let toLeft = magnitude(over &- overLeft), toOver = magnitude(left &- overLeft)
+            let toOverLeft = magnitude(left &+ over &- overLeft &- overLeft)
+            // All ones where the difference is not negative: where the first is as near or nearer.
+            let useLeft = ~((toOver &- toLeft) &>> 15) & ~((toOverLeft &- toLeft) &>> 15)
+            let useOver = ~((toOverLeft &- toOver) &>> 15)
+            let overOrOverLeft = over & useOver | overLeft & ~useOver
+            return UInt8(truncatingIfNeeded: left & useLeft | overOrOverLeft & ~useLeft)
+        }
+
+        @inline(__always)
+        private static func magnitude(_ value: Int16) -> Int16 {
+            let sign = value &>> 15
+            return (value ^ sign) &- sign
+        }
+
+        /// The runs of the red, green and blue bytes of `pixels` pixels laid out as cairo's
+        /// (`paeth`), each `length << 8 | byte`, into `runs` from `at`; returns where they end.
+        /// Four pixels at a time while they are all the run's byte.
+        private static func runs(of bytes: UnsafePointer<UInt8>, pixels: Int, into runs: UnsafeMutablePointer<UInt32>, at: Int) -> Int {
+            guard pixels > 0 else { return at }
+            var runCount = at, runByte = bytes[2], runStart = 0, pixel = 0
+            let raw = UnsafeRawPointer(bytes)
+            // The unused byte of each of two pixels, made to match whatever it is. (Compared as
+            // integers: Swift compares SIMD vectors for equality a lane at a time.)
+            let unused: UInt64 = 0xFF00_0000_FF00_0000
+            while pixel < pixels {
+                let repeated = UInt64(runByte) &* 0x0101_0101_0101_0101 | unused
+                if pixel &+ 4 <= pixels
+                    && raw.loadUnaligned(fromByteOffset: 4 &* pixel, as: UInt64.self) | unused == repeated
+                    && raw.loadUnaligned(fromByteOffset: 4 &* pixel &+ 8, as: UInt64.self) | unused == repeated {
+                    pixel &+= 4
+                    continue
+                }
+                // Red, green, blue: bytes 2, 1, 0.
+                for channel in 0..<3 {
+                    let byte = bytes[4 &* pixel &+ 2 &- channel]
+                    if byte != runByte {
+                        let position = 3 &* pixel &+ channel
+                        runs[runCount] = UInt32(truncatingIfNeeded: position &- runStart) << 8 | UInt32(runByte)
+                        runCount &+= 1
+                        (runByte, runStart) = (byte, position)
+                    }
+                }
+                pixel &+= 1
+            }
+            runs[runCount] = UInt32(truncatingIfNeeded: 3 * pixels - runStart) << 8 | UInt32(runByte)
+            return runCount + 1
+        }
+    }
+
     /// Colours in the order they first appear (so the same pixels give the same palette).
     /// Past 256 colours, a new colour takes the nearest one already there: only the
-    /// antialiased edges of text and shapes get there, the flat colours being placed first.
+    /// antialiased edges of text and shapes get there, the flat colours being placed first
+    /// (a card with emoji, whose colours are their own, is written in truecolour instead:
+    /// `Encoder.begin`).
     /// Colours are looked up in an open-addressing table of their own: a card changes colour
     /// some 100,000 times, and Dictionary's hashing cost more than drawing the card. 2,048
     /// slots (10 KB) stay in the processor's first cache beside the rows being read: 8,192
@@ -413,7 +621,7 @@ public enum PreviewImage {
         defer { if cairo_status(canvas.cairo) == CAIRO_STATUS_SUCCESS { CanvasPool.shared.give(canvas) } }
         let picture = CardDrawing.layout(card, measuringWith: canvas.cairo)
         let encoder = canvas.encoder
-        encoder.begin(flatColours: CardDrawing.Colour.all)
+        encoder.begin(flatColours: CardDrawing.Colour.all, inColour: picture.inColour)
         if let bands = picture.bands(maxRows: bandRows, height: PreviewCard.height) {
             // The surface is blank between cards (`Canvas.clear`), so outside where the steps
             // reach, every pixel is the background.

@@ -25,9 +25,12 @@ package enum ShapedText {
     final class Sprite: @unchecked Sendable {
         let surface: OpaquePointer
         let left: Int, top: Int, width: Int, height: Int
+        /// Whether the line has glyphs of a colour font (emoji: `hasColourGlyphs`).
+        let inColour: Bool
 
-        fileprivate init(surface: OpaquePointer, left: Int, top: Int, width: Int, height: Int) {
+        fileprivate init(surface: OpaquePointer, left: Int, top: Int, width: Int, height: Int, inColour: Bool) {
             (self.surface, self.left, self.top, self.width, self.height) = (surface, left, top, width, height)
+            self.inColour = inColour
         }
 
         deinit { cairo_surface_destroy(surface) }
@@ -105,9 +108,36 @@ package enum ShapedText {
             cairo_move_to(cairo, atX, atY)
             pango_cairo_show_layout(cairo, layout)
             cairo_surface_flush(surface)
-            let sprite = Sprite(surface: surface, left: Int(left), top: Int(top), width: Int(spriteWidth), height: Int(spriteHeight))
+            let sprite = Sprite(surface: surface, left: Int(left), top: Int(top), width: Int(spriteWidth), height: Int(spriteHeight),
+                                inColour: hasColourGlyphs(layout))
             return (sprite, startX + width)
         }
+    }
+
+    /// Whether any glyph `layout` shows (after shortening) comes from a colour font: colour
+    /// bitmaps (Noto Color Emoji's CBDT, or sbix) or colour layers (COLR). Such a glyph brings
+    /// colours of its own, not blends of the card's: the card is written in truecolour
+    /// (`PalettePNG.Encoder.begin`).
+    static func hasColourGlyphs(_ layout: OpaquePointer) -> Bool {
+        for index in 0..<pango_layout_get_line_count(layout) {
+            guard let line = pango_layout_get_line_readonly(layout, index) else { continue }
+            var node = line.pointee.runs
+            while let run = node {
+                if let item = run.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee.item,
+                   let font = item.pointee.analysis.font, let hbFont = pango_font_get_hb_font(font),
+                   let face = hb_font_get_face(hbFont),
+                   hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0 {
+                    return true
+                }
+                node = run.pointee.next
+            }
+        }
+        return false
+    }
+
+    /// Whether `text` (drawable), laid out on one line, has glyphs of a colour font.
+    package static func hasColourGlyphs(_ text: String, size: Double = 32, bold: Bool = false) -> Bool {
+        Pango.shared.withLayout(text, size: size, bold: bold, maxWidth: nil) { hasColourGlyphs($0) }
     }
 
     /// How many of `text`'s characters no installed font has a glyph for (drawn as boxes).
