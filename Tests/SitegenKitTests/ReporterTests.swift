@@ -239,6 +239,9 @@ struct ReporterCommandLineTests {
             Data/votes/zz-twice.json:2:2: warning: id: this vote's id was read before, earlier in this file: it is one ballot, counted in its newest version
 
             """)
+        // The summary counts each vote once: the golden site's 8 and zz-twice.json's one.
+        let summary = try SitegenProcess.run(["check"], in: site.root, environment: plain)
+        #expect(summary.stdout.hasPrefix("Checked 25 pages (36 files) from 2 polls and 9 ballots for \"Golden Trips\" in "), "\(summary.stdout)")
     }
 
     @Test("An input folder or file that cannot be read stops the build (exit 3) and names it; the site stays as it was")

@@ -8,7 +8,8 @@ import SitegenModel
 public struct ExportSet: Sendable {
     /// Ballots by poll id, in file order. Only the compact Ballot of each vote is kept.
     public var ballots = BallotsByPoll()
-    /// Kept when the ballots are handed on to be counted.
+    /// The ballots read, a vote id read more than once counted once (the build's summary
+    /// line); kept when the ballots are handed on to be counted.
     public var ballotCount = 0
     public var latestBallot: Date?
     /// The vote export files, read again only to point at votes for absent polls.
@@ -61,7 +62,10 @@ public struct ExportSet: Sendable {
         // Ballots last: a rebuild takes unchanged vote files' ballots from the last build's
         // cache, which is still being read while the exports above are.
         set.loadBallots(readVotes ?? { url in Self.readVotes(url, loader: loader) })
-        reportRepeatedVotes(set.ballots.repeatedIds(), voteFiles: set.voteFiles, loader: loader, log: log)
+        let repeats = set.ballots.repeatedIds()
+        reportRepeatedVotes(repeats, voteFiles: set.voteFiles, loader: loader, log: log)
+        // Each copy read again is one ballot with the first, not another.
+        set.ballotCount -= repeats.reduce(0) { $0 + $1.ids.count }
         return set
     }
 
