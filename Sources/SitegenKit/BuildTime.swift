@@ -1,5 +1,6 @@
 import Foundation
 import SitegenInput
+import SitegenModel
 
 extension ExportSet {
     /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,
@@ -14,14 +15,21 @@ extension ExportSet {
         dates += customItems.map(\.modifiedAt)
         dates += optionSets.compactMap(\.generatedAt)
         if let newest = dates.max() { return newest }
-        // No record says when it was made (a site of itineraries and games alone): the newest
-        // date they plan, rather than 2001-01-01, which calendars showed as their DTSTAMP.
+        // No record says when it was made (a site of itineraries, games and option sets
+        // without `generatedAt`): the newest date they plan, rather than 2001-01-01, which
+        // calendars showed as their DTSTAMP and the tips page as its date.
         var planned = games.map(\.startTime)
         for itinerary in itineraries {
-            let trip = itinerary.trip
-            planned += [trip.preferences.startDate, trip.preferences.endDate] + trip.stops.map(\.departureDate)
-            planned += trip.travelSegments.compactMap(\.departureDate) + itinerary.games.map(\.startTime)
+            planned += Self.plannedDates(of: itinerary.trip) + itinerary.games.map(\.startTime)
+        }
+        for set in optionSets {
+            for trip in set.trips { planned += Self.plannedDates(of: trip) }
         }
         return planned.max() ?? Date(timeIntervalSinceReferenceDate: 0)
+    }
+
+    private static func plannedDates(of trip: Trip) -> [Date] {
+        [trip.preferences.startDate, trip.preferences.endDate] + trip.stops.map(\.departureDate)
+            + trip.travelSegments.compactMap(\.departureDate)
     }
 }

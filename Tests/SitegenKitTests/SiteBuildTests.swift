@@ -59,6 +59,20 @@ struct SiteBuildTests {
         #expect(try site.read("Output/trips/11111111-1111-1111-1111-111111111111/calendar.ics").contains("DTSTAMP:20260808T181500Z\r\n"))
     }
 
+    @Test("A site of option sets without generatedAt takes the newest date their trips plan, not 2001-01-01")
+    func buildTimeOfOptionSetsAlone() throws {
+        let site = try TemporarySite()
+        try site.copy(from: Repository.fixtures.appendingPathComponent("options/site"))
+        try site.copyTemplates()
+        try site.write("Data/polls/poll.json", "[]")
+        let set = try site.read("Data/options/boundary.json")
+        try site.write("Data/options/boundary.json", set.replacingOccurrences(of: "  \"generatedAt\": \"2026-07-01T12:00:00Z\",\n", with: ""))
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+        // The trips' last day, July 20 (the tips page said "Featured for January 1, 2001").
+        #expect(try site.read("Output/manifest.json").contains("\"buildTime\": \"2026-07-20T05:00:00Z\""))
+        #expect(try site.read("Output/tips/index.html").contains("July 20, 2026"))
+    }
+
     @Test("404.html carries its stylesheet; without baseURL it links from the domain's root, as a host shows it at any mistyped depth; with urls: files, relatively")
     func notFoundLinks() throws {
         func hrefs(urls: String) throws -> [String] {

@@ -113,6 +113,26 @@ struct TipsTests {
         ])
     }
 
+    @Test("A tip names every field it lacks at once, and a field sitegen does not know is a warning")
+    func missingAndUnknownFields() {
+        let log = DiagnosticLog()
+        let text = """
+        [
+          {"category": "budget", "title": "Split the gas"},
+          {"category": "budget", "icon": "💵", "title": "Park once", "subtitel": "Walk.", "Id": "park"},
+          {"category": "budget", "icon": "💵", "title": "Eat early", "subtitle": "Cheaper.", "subtitel": "x"}
+        ]
+        """
+        let catalog = TipCatalog.parse(Array(text.utf8), file: "tips.json", log: log)
+        #expect(catalog?.tips.map(\.title) == ["Eat early"])
+        #expect(log.all.map(\.description) == [
+            "tips.json:2:3: error: [0]: 2 required fields of the tip are missing: \"subtitle\", \"icon\"",
+            "tips.json:3:3: error: [1].subtitle: required field is missing",
+            "tips.json:3:73: warning: [1].subtitel: sitegen does not know the field \"subtitel\" of a tip (did you mean \"subtitle\"?); it is ignored (2 times in this file)",
+            "tips.json:3:88: warning: [1].Id: sitegen does not know the field \"Id\" of a tip (did you mean \"id\"?); it is ignored",
+        ])
+    }
+
     @Test("tips.file replaces the built-in catalog in a real build")
     func replacementInBuild() throws {
         let site = try TemporarySite()

@@ -96,6 +96,10 @@ extension RecordSchema {
         optional: ["driverId", "driver", "passengerIds", "passengers", "notes"])
     package static let participant = RecordSchema("participant",
         required: [["id"], ["displayName"], ["role"], ["status"]])
+    /// A tip of a site's `tips.file` (docs/site-config.md).
+    package static let tip = RecordSchema("tip",
+        required: [["category"], ["title"], ["subtitle"], ["icon"]],
+        optional: ["id"])
 }
 
 extension ExportDecoder {

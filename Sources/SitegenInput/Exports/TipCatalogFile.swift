@@ -6,7 +6,7 @@ import SitegenModel
 extension TipCatalog {
     public static func builtIn() -> TipCatalog {
         let log = DiagnosticLog()
-        guard let catalog = parse(PackageResources.tips_json, file: "tips.json (built in)", log: log), !log.hasErrors else {
+        guard let catalog = parse(PackageResources.tips_json, file: "tips.json (built in)", log: log), log.all.isEmpty else {
             preconditionFailure("the built-in tip catalog is invalid: \(log.all.map(\.description))")
         }
         return catalog
@@ -64,9 +64,17 @@ extension TipCatalog {
         var tips: [Tip] = []
         var seenTitles: [String: Int] = [:]
         var seenIds: [String: Int] = [:]
+        // A misspelt field is a warning, as in the exports: "subtitel" must not pass silently.
+        let notes = ExportNotes()
+        defer { notes.report(to: log, source: { SourceRef(file: file, offset: $0, index: lines) }) }
         for element in elements {
             do throws(FieldError) {
                 let fields = try element.object()
+                for member in fields.object.members where !RecordSchema.tip.known.contains(member.key) {
+                    notes.unknownField(member.key, at: JSONField(member.value, path: element.path.appending(member.key)), schema: .tip)
+                }
+                // Every missing field at once, not one per build.
+                if let missing = ExportDecoder.missingFields(in: element, .tip).first { throw missing }
                 let categoryField = try fields.required("category")
                 let categoryName = try categoryField.string()
                 guard let category = TipCategory(rawValue: categoryName) else {
