@@ -156,7 +156,23 @@ struct ConvoyPageTests {
             "SITE/Data/convoys/convoy.json:\(line):5: warning: vehicles[1]: \"Bea L.\" is seated in more than one place: \"Maya's Odyssey\" (passenger) and \"Bea's Jeep\" (driver); a person rides in one vehicle",
         ])
         let page = try built.page(ConvoySite.examplePage)
-        #expect(page.contains("<p class=\"callout\">Alex K. is listed in more than one seat: Maya&#39;s Odyssey and Bea&#39;s Jeep.</p>"))
+        #expect(page.contains("<p class=\"callout\">Alex K. is listed in more than one vehicle: Maya&#39;s Odyssey and Bea&#39;s Jeep.</p>"))
+    }
+
+    @Test("Someone listed twice in one car takes one seat: not \"Full\" while a seat is free, and the note names the car once")
+    func twiceInOneCar() throws {
+        var example = ConvoyExample()
+        // The driver also among the passengers, and a passenger listed twice.
+        example.changeVehicle { $0["passengerIds"] = ["p-maya", "p-alex", "p-alex"] }
+        let built = try ConvoySite(example: example)
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(page.contains("<p class=\"seats\">2 of 4 seats · 2 seats free</p>"))
+        #expect(!page.contains("chip-full"))
+        #expect(page.contains("<dt>Driver</dt>\n          <dd>Maya R.</dd>"))
+        #expect(page.components(separatedBy: "<dd>Alex K.</dd>").count == 2 && !page.contains("<dd>Maya R.</dd>\n          <dd>"))
+        #expect(page.contains("<p class=\"callout\">Maya R. is listed twice in Maya&#39;s Odyssey; one seat is counted.</p>"))
+        #expect(page.contains("<p class=\"callout\">Alex K. is listed twice in Maya&#39;s Odyssey; one seat is counted.</p>"))
+        #expect(built.diagnostics.count == 2)
     }
 
     @Test("The route picture: start S, destination D, drawn like an itinerary's; places without coordinates are named")

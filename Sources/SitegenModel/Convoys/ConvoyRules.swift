@@ -5,8 +5,21 @@ import SitegenCore
 // seat, the readiness checklist and the warnings a convoy deserves.
 
 extension ConvoyVehicle {
-    /// Everyone aboard, the driver included (a driver whose id matched nobody still sits there).
-    public var seatsUsed: Int { (driver == nil ? 0 : 1) + passengers.count }
+    /// Everyone aboard, the driver included (a driver whose id matched nobody still sits there),
+    /// each person once: one listed as driver and passenger, or twice as a passenger, takes
+    /// one seat (and is warned about: `Convoy.peopleInSeveralSeats`).
+    public var seatsUsed: Int { (driver == nil ? 0 : 1) + distinctPassengers.count }
+
+    /// The passengers in the export's order, without the driver and without a person listed
+    /// again. Ids that matched nobody are kept: two of them may be two people.
+    public var distinctPassengers: [SeatHolder] {
+        var seen = Set<Int>()
+        if case .participant(let person) = driver { seen.insert(person) }
+        return passengers.filter { holder in
+            guard case .participant(let person) = holder else { return true }
+            return seen.insert(person).inserted
+        }
+    }
     public var isFull: Bool { seatsUsed == capacity }
     public var isOverCapacity: Bool { seatsUsed > capacity }
 }

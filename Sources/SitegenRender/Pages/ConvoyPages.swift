@@ -84,15 +84,28 @@ package enum ConvoyPages {
             stops: stops(convoy, kit: kit),
             vehicleCount: Formatting.count(convoy.vehicles.count, "vehicle"),
             vehicles: convoy.vehicles.map { vehicleCard($0, in: convoy, kit: kit) },
-            doubleSeated: convoy.peopleInSeveralSeats.map { person, seats in
-                sentence("\(BidiIsolation.isolated(convoy.participants[person].displayName)) is listed in more than one seat: \(listJoined(seats.map { BidiIsolation.isolated(convoy.vehicles[$0.vehicle].label) }))")
-            },
+            doubleSeated: convoy.peopleInSeveralSeats.map { person, seats in doubleSeatedNote(person, seats, in: convoy) },
             needsSeat: needingSeats.isEmpty ? nil
                 : ConvoyPageModel.People(heading: "Still needs a seat (\(needingSeats.count))", people: needingSeats.map(personRow)),
             roleGroups: roleGroups(convoy),
             updatedText: kit.format.dateTime(convoy.modifiedAt),
             updatedISO: Formatting.iso8601(convoy.modifiedAt))
         return kit.page(model, meta: meta)
+    }
+
+    /// "X is listed in more than one vehicle: A and B", each vehicle named once; "X is listed
+    /// twice in A; one seat is counted" when the seats are all in one vehicle ("A and A" read
+    /// as a mistake of the page).
+    package static func doubleSeatedNote(_ person: Int, _ seats: [Convoy.Seat], in convoy: Convoy) -> String {
+        let name = BidiIsolation.isolated(convoy.participants[person].displayName)
+        var vehicles: [Int] = []
+        for seat in seats where !vehicles.contains(seat.vehicle) { vehicles.append(seat.vehicle) }
+        let labels = vehicles.map { BidiIsolation.isolated(convoy.vehicles[$0].label) }
+        if vehicles.count == 1 {
+            let times = seats.count == 2 ? "twice" : "\(seats.count) times"
+            return sentence("\(name) is listed \(times) in \(labels[0]); one seat is counted")
+        }
+        return sentence("\(name) is listed in more than one vehicle: \(listJoined(labels))")
     }
 
     /// A draft shows its checklist; a ready or active convoy only when it fails it.
@@ -150,7 +163,7 @@ package enum ConvoyPages {
             barWidth: Formatting.oneDecimal(min(Double(used) / Double(capacity), 1) * 100) + "%",
             driver: vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
             hasDriver: vehicle.driver != nil,
-            passengers: vehicle.passengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
+            passengers: vehicle.distinctPassengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
             vehicleNotesHTML: vehicle.notes.map(kit.markdown))
     }
 
