@@ -161,13 +161,31 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
 
     package var lastInputHashes: [HashedInput] { lastState?.record.inputHashes ?? [] }
 
+    /// Why `folder` cannot be made, in the system's words or naming the file in its way
+    /// (Foundation's "The operation could not be completed. A file with the same name
+    /// already exists." named neither).
+    static func reasonCannotCreate(_ folder: URL) -> String {
+        // The nearest part of the path that exists: a file there is in the way.
+        var missing: [URL] = []
+        var ancestor = folder, isFolder: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) && ancestor.path != "/" {
+            missing.append(ancestor)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        if !isFolder.boolValue { return "\(displayPath(ancestor)) is a file, not a folder" }
+        for part in missing.reversed() where mkdir(part.path, 0o755) != 0 && errno != EEXIST {
+            return String(cString: strerror(errno))
+        }
+        return "it could not be made"
+    }
+
     /// Takes the lock and clears a staging folder left by a killed build.
     public func open() throws(OutputError) {
         let parent = output.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw OutputError(message: "\(displayPath(parent)): cannot create folder: \(error.localizedDescription)")
+            throw OutputError(message: "\(displayPath(parent)): cannot create folder: \(Self.reasonCannotCreate(parent))")
         }
         lockDescriptor = openLockFile(lockFile.path)
         guard lockDescriptor >= 0 else {

@@ -79,6 +79,15 @@ struct HostileRoundTwoTests {
         #expect(try site.read("Output/CNAME") == "trips.example.org\n")
     }
 
+    @Test("An --output under a file names the file in the way, in sitegen's words (exit 3)")
+    func outputUnderAFile() throws {
+        let site = try goldenSite()
+        try site.write("not-a-folder", "a file")
+        let refused = try SitegenProcess.run(["build", "--quiet", "--output", "not-a-folder/deeper/out"], in: site.root)
+        #expect(refused.status == 3)
+        #expect(refused.stderr == "error: not-a-folder/deeper: cannot create folder: not-a-folder is a file, not a folder\n")
+    }
+
     @Test("A manifest.json that says sitegen does not make a web root ours; a symlinked output is written through")
     func foreignAndLinkedOutput() throws {
         let site = try goldenSite()
