@@ -387,6 +387,17 @@ struct AppExportTests {
         #expect(error?.message == message)
     }
 
+    @Test("A count out of range gives both bounds and the value grouped alike")
+    func countOutOfRange() throws {
+        let json = #"{"id":"i1","tripId":"t1","category":"note","title":"Far","anchorType":"startOfDay","anchorDay":20000,"createdAt":0,"modifiedAt":0}"#
+        let decoder = ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference))
+        let error = #expect(throws: FieldError.self) {
+            try decoder.customItem(JSONField(try JSONParser.parse(Array(json.utf8))), source: SourceRef(file: "items.json", line: 1, column: 1))
+        }
+        #expect(error?.path.description == "anchorDay")
+        #expect(error?.message == "must be from -10,000 to 10,000, found 20,000")
+    }
+
     // Issue #19: each of these stopped the process with SIGILL, no position, the staging
     // folder left behind; `check` passed the distance and the duration.
     @Test("Numbers that trapped: build and check exit 1 naming the place; the published site stays as it was", arguments: [

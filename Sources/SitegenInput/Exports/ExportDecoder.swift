@@ -201,7 +201,7 @@ public struct ExportDecoder: Sendable {
     /// A count (games, seats): a whole number from 0 to `max`.
     package func count(_ field: JSONField, max: Int, min: Int = 0) throws(FieldError) -> Int {
         let value = try field.int()
-        guard (min...max).contains(value) else { throw field.error("must be from \(min) to \(Formatting.grouped(max)), found \(value)") }
+        guard (min...max).contains(value) else { throw field.error("must be from \(Formatting.grouped(min)) to \(Formatting.grouped(max)), found \(Formatting.grouped(value))") }
         return value
     }
 
