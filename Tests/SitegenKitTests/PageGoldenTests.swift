@@ -83,4 +83,18 @@ struct PageGoldenTests {
         #expect(actual.keys.sorted() == Self.pages.sorted(), "a page of the list was not planned")
         try expectGolden(actual, in: Self.folder.appendingPathComponent("expected"))
     }
+
+    @Test("The ballots table is marked wide, its names taking half a phone's screen, only with more than five trips")
+    func wideBreakdown() throws {
+        let config = try SiteConfigLoader.parse("title: T\n", file: URL(fileURLWithPath: "/site/site.yml"))
+        let kit = RenderKit(config: config, templates: try TemplateSet.load(from: Repository.root.appendingPathComponent("Templates"), required: []),
+                            links: SiteLinks(style: config.urls, baseURL: nil), format: Formatting(timeZone: .gmt), buildTime: nil, navigation: [])
+        for (trips, wide) in [(2, false), (5, false), (6, true), (10, true)] {
+            let names = (1...trips).map { "Trip \($0)" }
+            let published = PreviewTests.published(names, Array(repeating: Array(0..<trips), count: 3))
+            let page = String(decoding: PollPages.page(published, unlisted: false, tripPages: false, kit: kit), as: UTF8.self)
+            let classes = wide ? "table-scroll breakdown-scroll is-wide" : "table-scroll breakdown-scroll"
+            #expect(page.contains("<div class=\"\(classes)\" role=\"region\" aria-labelledby=\"breakdown-caption\" tabindex=\"0\">"), "\(trips) trips")
+        }
+    }
 }

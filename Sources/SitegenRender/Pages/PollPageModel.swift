@@ -64,6 +64,9 @@ package struct PollPageModel: PageModel {
         package var positions: [String]
         package var rows: [Row]
         package var headToHead: String
+        /// More than five trips: the table is wider than a phone and scrolls under the trips'
+        /// names, which get about half the screen (`is-wide` in site.css).
+        package var isWide: Bool
 
         package struct Row: TemplateModel {
             package var name: String
@@ -74,6 +77,7 @@ package struct PollPageModel: PageModel {
 
         package static let fields = TemplateFields<Self>([
             .texts("positions", \.positions), .list("rows", \.rows), .text("headToHead", \.headToHead),
+            .flag("isWide", \.isWide),
         ])
     }
 

@@ -155,7 +155,8 @@ package enum PollPages {
                 },
                 headToHead: breakdown.headToHeadWinner.map {
                     "\(BidiIsolation.isolated(trips[$0].name)) beats every other trip head to head: a majority of voters ranked it above each of the others."
-                } ?? "No trip beats every other trip head to head.")
+                } ?? "No trip beats every other trip head to head.",
+                isWide: trips.count > 5)
         } else if counted > 0 {
             model.breakdownHidden = "To keep ballots private, the breakdown by position appears once \(kit.config.minBallotsForBreakdown) ballots have been counted."
         }
