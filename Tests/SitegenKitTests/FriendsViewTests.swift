@@ -115,7 +115,7 @@ struct FriendsViewTests {
         // The sentence, three descriptions (meta, og, twitter) and two image alts (og, twitter).
         #expect(page.components(separatedBy: "set aside").count == 1 + 6)
         #expect(page.contains("<meta name=\"description\" content=\"3 trip options; 2 ballots set aside, none counted yet.\">"))
-        #expect(page.contains("<meta property=\"og:image:alt\" content=\"Spec example &lt;3 trips&gt;: 2 ballots set aside, none counted yet.\">"))
+        #expect(page.contains("<meta property=\"og:image:alt\" content=\"Spec example &lt;3 trips&gt;. Poll standings: 2 ballots set aside, none counted yet.\">"))
         #expect(tree["index.html"]!.contains("<p class=\"leader\">No votes yet: 2 ballots set aside</p>"))
     }
 }

@@ -31,7 +31,7 @@ struct PreviewTests {
                    Self.row("1st", "B", "7 points", 1, first: true, tied: true),
                    Self.row("3rd", "C", "4 points", 4.0 / 7)],
             more: nil)))
-        #expect(card.altText == "Poll: 3 people have voted. Tie for first. 1st A, 7 points; 1st B, 7 points; 3rd C, 4 points.")
+        #expect(card.altText == "Poll. Poll standings: 3 people have voted. Tie for first. 1st A with 7 points; 1st B with 7 points; 3rd C with 4 points.")
     }
 
     @Test("Below minBallotsForBreakdown a card shows what the page shows: points and bars, nothing of the breakdown")
@@ -57,7 +57,7 @@ struct PreviewTests {
         let plain = { (name: String) in PreviewCard.PollCard.Row(rank: nil, name: name, points: nil, share: nil, isFirst: false, tied: false) }
         #expect(card == .poll(PreviewCard.PollCard(title: "Poll", siteTitle: "Site", voters: "Nobody has voted yet.", tie: nil,
                                                    rows: [plain("A"), plain("B")], more: nil)))
-        #expect(card.altText == "Poll: Nobody has voted yet.")
+        #expect(card.altText == "Poll. Poll standings: Nobody has voted yet.")
     }
 
     @Test("A poll with more trips than fit lists the leaders and counts the rest")

@@ -48,6 +48,23 @@ struct RightToLeftTitleTests {
         #expect(sentence("Trip polls and plans for Friends 🧳") == "Trip polls and plans for Friends 🧳.")
     }
 
+    @Test("A card's alt text puts no colon or number straight after a name, so a right-to-left title or trip reads in order with no control character")
+    func altText() {
+        let title = "من سيفوز؟", east = "رحلة الساحل الشرقي"
+        // Shown left to right, "من سيفوز؟: 3 people…" drew the "3" before the title and ":" beside "؟",
+        // and "east, 6 points" the "6" before the trip's name.
+        let voted = PreviewTests.published([east, "Texas Triangle", "Great Lakes"], [[1, 0, 2], [1, 2, 0], [0, 1, 2]], title: title)
+        #expect(PreviewCard.poll(voted, siteTitle: "Site").altText
+            == "من سيفوز؟ Poll standings: 3 people have voted. 1st Texas Triangle with 8 points; 2nd \(east) with 6 points; 3rd Great Lakes with 4 points.")
+        let none = PreviewTests.published([east, "Texas Triangle"], [], title: title)
+        #expect(PreviewCard.poll(none, siteTitle: "Site").altText == "من سيفوز؟ Poll standings: Nobody has voted yet.")
+        // A title that is no sentence yet becomes one; in English too there is no "?:".
+        let summer = PreviewTests.published(["A", "B"], [], title: "رحلات الصيف")
+        #expect(PreviewCard.poll(summer, siteTitle: "Site").altText == "رحلات الصيف. Poll standings: Nobody has voted yet.")
+        let weekend = PreviewTests.published(["A", "B"], [], title: "Which September weekend?")
+        #expect(PreviewCard.poll(weekend, siteTitle: "Site").altText == "Which September weekend? Poll standings: Nobody has voted yet.")
+    }
+
     /// The audit's FAQ page, with its Hebrew paragraph's full stop left out.
     static let faqBody = """
         ## Who sees my vote?
@@ -91,7 +108,7 @@ struct RightToLeftTitleTests {
         #expect(poll.contains("<meta property=\"og:title\" content=\"\(Self.stadium)\">"))
         #expect(poll.contains("<meta name=\"twitter:title\" content=\"\(Self.stadium)\">"))
         #expect(poll.contains("<meta property=\"og:site_name\" content=\"Golden Trips\">"))
-        #expect(poll.contains("<meta property=\"og:image:alt\" content=\"\(Self.stadium): "))
+        #expect(poll.contains("<meta property=\"og:image:alt\" content=\"\(Self.stadium) Poll standings: "))
         let home = try #require(tree["index.html"])
         #expect(home.contains("<h3 class=\"card-title\" dir=\"auto\"><a href=\"polls/X7K9M2/\">\(fsi)\(Self.stadium)\(lrm)\(pdi)</a></h3>"))
         #expect(home.contains("<h3 class=\"card-title\" dir=\"auto\"><a href=\"polls/TWB2AA/\">\(fsi)\(Self.texas)\(pdi)</a></h3>"))

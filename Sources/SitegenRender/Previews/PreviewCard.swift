@@ -102,16 +102,19 @@ public enum PreviewCard: Sendable, Equatable {
                        route: RoutePicture.make(stops: trip.stops)))
     }
 
-    /// The image's text equivalent (`og:image:alt`): what the card says, in one sentence or two.
-    /// Plain text, as every metadata field: names are not isolated (BidiIsolation.plain).
+    /// The image's text equivalent (`og:image:alt`): what the card says, in a few sentences.
+    /// Plain text, as every metadata field: names are not isolated (BidiIsolation.plain). So no
+    /// name is followed by a colon or a number: shown left to right, "من سيفوز؟: 4 people have
+    /// voted" puts the "4" before the Arabic title and the ":" beside its "؟" (a digit after
+    /// right-to-left letters joins them). The title is a sentence of its own, then English words
+    /// ("من سيفوز؟ Poll standings: 4 people have voted."), and each trip's points follow "with".
     public var altText: String {
         switch self {
         case .poll(let card):
-            guard card.rows.first?.points != nil else {
-                return "\(card.title): \(card.voters)"
-            }
-            let standings = card.rows.map { "\($0.rank ?? "") \($0.name), \($0.points ?? "")" }.joined(separator: "; ")
-            return sentence("\(card.title): \(card.voters)\(card.tie.map { " \(sentence($0))" } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")")
+            let opening = "\(sentence(card.title)) Poll standings: \(card.voters)"
+            guard card.rows.first?.points != nil else { return opening }
+            let standings = card.rows.map { "\($0.rank ?? "") \($0.name) with \($0.points ?? "")" }.joined(separator: "; ")
+            return sentence("\(opening)\(card.tie.map { " \(sentence($0))" } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")")
         case .trip(let card):
             let stops = card.route.map { $0.points.map(\.name).joined(separator: " → ") }
             return sentence("\(card.name), \(card.dates): \(card.games), \(card.miles)\(stops.map { ". Route: \($0)" } ?? "")")
