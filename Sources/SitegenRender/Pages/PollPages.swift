@@ -97,7 +97,9 @@ package enum PollPages {
         if let leader = published.leaderText {
             description = "\(leader) leads with \(Formatting.count(results.standings[0].points, "point")) from \(Formatting.count(counted, "vote")). Vote results for \(Formatting.count(trips.count, "trip option"))."
             if results.leaders.count > 1 {
-                description = "\(leader), \(Formatting.count(results.standings[0].points, "point")) each from \(Formatting.count(counted, "vote"))."
+                // "with", not a comma: in plain text a number right after a right-to-left name
+                // is drawn on the name's side.
+                description = "\(leader) with \(Formatting.count(results.standings[0].points, "point")) each from \(Formatting.count(counted, "vote"))."
             }
         }
         var meta = PageMeta(path: path, title: poll.title, description: description)
