@@ -111,15 +111,26 @@ public struct Trip: Sendable, Encodable, Equatable {
 
     public var miles: Double { totalDistanceMeters / Formatting.metersPerMile }
 
-    /// Distinct (city, state) pairs, in travel order.
+    /// Distinct (city, state) pairs, in travel order, named as `stopNames` names them.
     public var distinctCities: [String] {
         var seen = Set<String>()
         var cities: [String] = []
-        for stop in stops {
+        for (stop, name) in zip(stops, stopNames) {
             let key = "\(stop.city.lowercased())|\(stop.state.lowercased())"
-            if seen.insert(key).inserted { cities.append(stop.city) }
+            if seen.insert(key).inserted { cities.append(name) }
         }
         return cities
+    }
+
+    /// Each stop's name as pages write it: its city, with its state ("Portland, OR") when
+    /// another stop of the trip has a city of that name in another state. Cities count as
+    /// (city, state) pairs, and "Portland → Portland · 2 cities" read as a mistake.
+    public var stopNames: [String] {
+        var states: [String: Set<String>] = [:]
+        for stop in stops { states[stop.city.lowercased(), default: []].insert(stop.state.lowercased()) }
+        return stops.map { stop in
+            states[stop.city.lowercased()]!.count > 1 && !stop.state.isEmpty ? "\(stop.city), \(stop.state)" : stop.city
+        }
     }
 }
 

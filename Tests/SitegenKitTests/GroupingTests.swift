@@ -53,6 +53,18 @@ struct GroupingTests {
 
     func shown(_ view: TripView) -> [Section] { GroupingSample.shown(view, trips) }
 
+    @Test("A city named in two states is written with its state wherever the trip is shown, so two cities read as two")
+    func citiesOfOneName() throws {
+        let springfields = GroupingSample.trip("Springfields", cities: [("Springfield", "IL"), ("Springfield", "MO"), ("Springfield", "IL")])
+        #expect(springfields.stopNames == ["Springfield, IL", "Springfield, MO", "Springfield, IL"])
+        #expect(springfields.distinctCities == ["Springfield, IL", "Springfield, MO"])
+        #expect(try #require(RoutePicture.make(trip: springfields)).points.map(\.name) == ["Springfield, IL", "Springfield, MO", "Springfield, IL"])
+        // One city written in two cases is one city, and no state is added.
+        let five = GroupingSample.boundary[2]
+        #expect(five.stopNames == ["Chicago", "Milwaukee", "chicago"])
+        #expect(five.distinctCities == ["Chicago", "Milwaukee"])
+    }
+
     @Test("View names are the URL segments of docs/rules.md, in tab order")
     func viewNames() {
         #expect(TripView.allCases.map(\.rawValue) == [

@@ -181,10 +181,10 @@ public struct ItineraryTimeline: Sendable {
     /// Stops whose stay covers the day, in travel order (a travel day has two).
     package static func cities(on day: Int, trip: Trip, timeZone: TimeZone) -> [String] {
         var cities: [String] = []
-        for stop in trip.stops {
+        for (stop, name) in zip(trip.stops, trip.stopNames) {
             let arrival = dayNumber(stop.arrivalDate, timeZone), departure = dayNumber(stop.departureDate, timeZone)
-            if arrival <= day && day <= max(arrival, departure) && cities.last != stop.city {
-                cities.append(stop.city)
+            if arrival <= day && day <= max(arrival, departure) && cities.last != name {
+                cities.append(name)
             }
         }
         return cities

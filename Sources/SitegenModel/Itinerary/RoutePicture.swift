@@ -40,10 +40,11 @@ public struct RoutePicture: Sendable, Equatable {
 
     public var points: [Point]
 
-    /// A trip's stops, numbered from 1; nil when there is nothing to draw.
-    public static func make(stops: [Stop]) -> RoutePicture? {
-        make(places: stops.enumerated().map { index, stop in
-            Place(name: stop.city, marker: String(index + 1), latitude: stop.latitude, longitude: stop.longitude)
+    /// A trip's stops, numbered from 1 and named as its pages name them (`Trip.stopNames`);
+    /// nil when there is nothing to draw.
+    public static func make(trip: Trip) -> RoutePicture? {
+        make(places: zip(trip.stops, trip.stopNames).enumerated().map { index, stop in
+            Place(name: stop.1, marker: String(index + 1), latitude: stop.0.latitude, longitude: stop.0.longitude)
         })
     }
 

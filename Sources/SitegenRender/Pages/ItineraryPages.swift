@@ -62,7 +62,7 @@ package enum ItineraryPages {
             "\(Formatting.duration(seconds: trip.totalDrivingSeconds)) driving",
         ]
         var meta = PageMeta(path: path, title: trip.name,
-                            description: "\(sentence("\(dates): \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → "))")) \(totals.joined(separator: ", ")).")
+                            description: "\(sentence("\(dates): \(BidiIsolation.isolated(trip.stopNames).joined(separator: " → "))")) \(totals.joined(separator: ", ")).")
         meta.image = PreviewPages.itineraryImage(published, kit: kit)
         var model = ItineraryPageModel(
             name: trip.name,
@@ -72,9 +72,9 @@ package enum ItineraryPages {
             itineraryHref: published.itineraryPath.map { kit.href($0, from: path) },
             calendar: published.calendarPath.map { HandoffLinks.calendar($0, from: path, kit: kit) },
             routeFileHref: published.routeFilePath.map { kit.href($0, from: path) },
-            routeMap: RoutePicture.make(stops: trip.stops).map { picture in
+            routeMap: RoutePicture.make(trip: trip).map { picture in
                 RouteMap(picture, title: "Route map of \(BidiIsolation.isolated(trip.name))",
-                         description: sentence("Stops in order: \(BidiIsolation.isolated(trip.stops.map(\.city)).joined(separator: " → "))"))
+                         description: sentence("Stops in order: \(BidiIsolation.isolated(trip.stopNames).joined(separator: " → "))"))
             },
             days: timeline.days.map { day in dayModel(day, trip: trip, legs: legs, kit: kit) },
             hasUnscheduled: !timeline.unscheduled.isEmpty,

@@ -99,7 +99,7 @@ public enum PreviewCard: Sendable, Equatable {
                        games: Formatting.count(trip.totalGames, "game"),
                        miles: Formatting.miles(meters: trip.totalDistanceMeters),
                        cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
-                       route: RoutePicture.make(stops: trip.stops)))
+                       route: RoutePicture.make(trip: trip)))
     }
 
     /// The image's text equivalent (`og:image:alt`): what the card says, in a few sentences.
