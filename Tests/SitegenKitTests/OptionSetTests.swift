@@ -41,9 +41,26 @@ struct OptionSetTests {
         let blank = try decoder.optionSet(try field(optionSetJSON(id: "\"  \"")), source: Sample.source)
         #expect(blank.id == nil)
         #expect(blank.slug == "july-2026")
-        // An id that leaves nothing falls back to the title, and a title that leaves nothing to "".
+        // An id that leaves nothing falls back to the title, and a title that leaves nothing
+        // to a hash of the title.
         #expect(try decoder.optionSet(try field(optionSetJSON(id: "\"日本\"")), source: Sample.source).slug == "july-2026")
-        #expect(try decoder.optionSet(try field(optionSetJSON(id: nil, title: "\"夏\"")), source: Sample.source).slug == "")
+        #expect(try decoder.optionSet(try field(optionSetJSON(id: nil, title: "\"夏\"")), source: Sample.source).slug == "set-8482432c")
+    }
+
+    @Test("The address: the id's slug, else the title's, else set- and 8 hex digits of the title's SHA-256 (NFC)", arguments: [
+        ("July-2026_Chicago", "Other", "july-2026-chicago", OptionSetSlug.Origin.id),
+        ("東京", "July 2026", "july-2026", .title),
+        (nil, "Café in Montréal", "cafe-in-montreal", .title),
+        (nil, "🏟️⚾", "set-18e2cf3e", .titleHash),
+        (nil, "رحلات الصيف", "set-873e436d", .titleHash),
+        ("---", "夏", "set-8482432c", .titleHash),
+        (nil, "Ελλάδα", "set-e6f7401e", .titleHash),
+        // "한국 여행" as syllables and as the jamo they decompose into: one address.
+        (nil, "한국 여행", "set-da440c2b", .titleHash),
+        (nil, "\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8} \u{110B}\u{1167}\u{1112}\u{1162}\u{11BC}", "set-da440c2b", .titleHash),
+    ] as [(String?, String, String, OptionSetSlug.Origin)])
+    func address(id: String?, title: String, slug: String, origin: OptionSetSlug.Origin) {
+        #expect(OptionSetSlug.address(id: id, title: title) == (slug, origin))
     }
 
     @Test("Wrong or missing fields name the JSON path", arguments: [
@@ -83,24 +100,50 @@ struct OptionSetTests {
         #expect(OptionSetSlug.slug(text).count <= 60)
     }
 
-    @Test("Sets without a slug become options-N; two sets with one slug are an error naming both files")
-    func settle() throws {
+    /// The option sets of the site's Data/options, loaded and reported as a build does.
+    func loadSets(_ site: TemporarySite, log: DiagnosticLog) -> [TripOptionSet] {
+        let loader = ExportLoader(siteFolder: site.root, decoder: decoder, log: log)
+        let sets = loader.load(site.root.appendingPathComponent("Data/options")) { (decoder, field, source) throws(FieldError) in
+            try decoder.optionSet(field, source: source)
+        }.records
+        OptionSetSlug.report(sets, log: log)
+        return sets
+    }
+
+    @Test("A set's address depends on it alone: a set added before it moves nothing")
+    func stableAddresses() throws {
         let site = try TemporarySite()
-        try site.write("Data/options/a.json", optionSetJSON(id: "\"Same\"", title: "\"First\""))
+        try site.write("Data/options/b-emoji.json", optionSetJSON(id: nil, title: "\"🏟️⚾\""))
+        try site.write("Data/options/c-arabic.json", optionSetJSON(id: nil, title: "\"رحلات الصيف\""))
+        let before = loadSets(site, log: DiagnosticLog())
+        #expect(before.map(\.path) == ["options/set-18e2cf3e/", "options/set-873e436d/"])
+        try site.write("Data/options/a-july.json", optionSetJSON(id: nil, title: "\"July from Chicago\""))
+        try site.write("Data/options/a-arabic.json", optionSetJSON(id: nil, title: "\"رحلة\""))
+        let log = DiagnosticLog()
+        let after = loadSets(site, log: log)
+        #expect(after.map(\.title) == ["رحلة", "July from Chicago", "🏟️⚾", "رحلات الصيف"])
+        #expect(after.map(\.path) == ["options/set-\(sha256Hex(Array("رحلة".utf8)).prefix(8))/", "options/july-from-chicago/",
+                                      "options/set-18e2cf3e/", "options/set-873e436d/"])
+        #expect(log.all.isEmpty)
+    }
+
+    @Test("Two sets at one address are an error naming both files")
+    func clashingAddresses() throws {
+        let site = try TemporarySite()
+        try site.write("Data/options/a.json", "{\n  \"id\": \"Same\",\n  \"title\": \"First\",\n  \"options\": []\n}")
         try site.write("Data/options/b.json", "[\n" + optionSetJSON(id: nil, title: "\"日本\"", options: "[]") + ",\n  "
             + optionSetJSON(id: "\"same\"", title: "\"Second\"", options: "[]") + "\n]")
-        try site.write("Data/options/c.json", optionSetJSON(id: nil, title: "\"options 2\""))
+        try site.write("Data/options/c.json", "{\n  \"title\": \"日本\",\n  \"options\": []\n}")
+        try site.write("Data/options/d.json", "{\n  \"title\": \"July from Chicago\",\n  \"options\": []\n}")
+        try site.write("Data/options/e.json", "{\n  \"title\": \"July from Chicago\",\n  \"options\": []\n}")
         let log = DiagnosticLog()
-        let loader = ExportLoader(siteFolder: site.root, decoder: decoder, log: log)
-        let loaded = loader.load(site.root.appendingPathComponent("Data/options")) { (decoder, field, source) throws(FieldError) in
-            try decoder.optionSet(field, source: source)
-        }
-        let sets = OptionSetSlug.settle(loaded.records, log: log)
-        #expect(sets.map(\.slug) == ["same", "options-2", "same", "options-2"])
+        let sets = loadSets(site, log: log)
+        #expect(sets.map(\.slug) == ["same", "set-cf2abf0c", "same", "set-cf2abf0c", "july-from-chicago", "july-from-chicago"])
         let shown = displayPath(site.root.appendingPathComponent("Data/options"))
         #expect(log.all.map(\.description) == [
             "\(shown)/b.json:3:3: error: id: option set address options/same/ is also used by \"First\" (\(shown)/a.json:1); give one of them a different id",
-            "\(shown)/c.json:1:1: error: title: option set address options/options-2/ is also used by \"日本\" (\(shown)/b.json:2); give one of them a different id",
+            "\(shown)/c.json:1:1: error: title: option set address options/set-cf2abf0c/ is also used by \"日本\" (\(shown)/b.json:2); give one of them a different id",
+            "\(shown)/e.json:1:1: error: title: option set address options/july-from-chicago/ is also used by \"July from Chicago\" (\(shown)/d.json:1); give one of them a different id",
         ])
     }
 }

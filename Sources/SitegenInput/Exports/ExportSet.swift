@@ -50,7 +50,8 @@ public struct ExportSet: Sendable {
         set.convoys = convoys.records.compactMap { $0 }
         ConvoyChecks.report(set.convoys, log: log)
         let optionSets = loader.load(config.inputs.options, schema: { _ in .optionSet }) { (decoder, field, source) throws(FieldError) in try decoder.optionSet(field, source: source) }
-        set.optionSets = OptionSetSlug.settle(optionSets.records, log: log)
+        set.optionSets = optionSets.records
+        OptionSetSlug.report(set.optionSets, log: log)
         let itineraries = loader.load(config.inputs.trips, schema: RecordSchema.itineraryFile) { (decoder, field, source) throws(FieldError) in try decoder.itinerary(field, source: source) }
         let games = loader.load(config.inputs.games, schema: { _ in .game }) { (decoder, field, source) throws(FieldError) in try decoder.game(field, source: source) }
         let items = loader.load(config.inputs.items, cloudKit: CloudKitDump.customItem, schema: { _ in .customItem }) { (decoder, field, source) throws(FieldError) in

@@ -6,8 +6,8 @@ import SitegenModel
 extension ExportDecoder {
     // MARK: Trip-option sets (docs/exports.md)
 
-    /// Decodes an option set; its slug is derived from the id, else the title, and is empty
-    /// when neither gives one (`OptionSetSlug.settle` then numbers it).
+    /// Decodes an option set; its slug is derived from the id, else the title
+    /// (`OptionSetSlug.address`).
     public func optionSet(_ field: JSONField, source: SourceRef) throws(FieldError) -> TripOptionSet {
         let fields = try record(field, .optionSet)
         var id: String?
@@ -25,7 +25,7 @@ extension ExportDecoder {
             title: title,
             generatedAt: try fields.optional("generatedAt").map { (f) throws(FieldError) in try date(f) },
             trips: try fields.required("options").array { (f) throws(FieldError) in try trip(f) },
-            slug: OptionSetSlug.derive(id.map { [$0, title] } ?? [title]) ?? "",
+            slug: OptionSetSlug.address(id: id, title: title).slug,
             source: source
         )
     }

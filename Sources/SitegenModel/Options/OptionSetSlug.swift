@@ -2,18 +2,36 @@ import Foundation
 import SitegenCore
 
 /// The URL segment of an option set: lower-case ASCII letters, digits and single hyphens,
-/// at most 60 characters, never empty.
+/// at most 60 characters, never empty (docs/exports.md, "Trip-option sets").
+///
+/// An address depends on its set alone, never on the other sets: a link shared in a group
+/// chat must keep opening the same set when the planner exports another one.
 public enum OptionSetSlug {
     public static let maxLength = 60
 
-    /// The slug of the first of `candidates` (the id, then the title) that leaves any
-    /// letter or digit once transliterated; nil when none does.
-    public static func derive(_ candidates: [String]) -> String? {
-        for candidate in candidates {
-            let slug = slug(candidate)
-            if !slug.isEmpty { return slug }
+    /// What an address was made from.
+    public enum Origin: Sendable, Equatable {
+        case id, title
+        /// The title leaves no letter or digit (emoji, Arabic, Japanese): a hash of it.
+        case titleHash
+    }
+
+    /// The slug of the id; else, when the id leaves no letter or digit, of the title; else
+    /// `set-` and the first 8 hex digits of the SHA-256 of the title (NFC, UTF-8).
+    public static func address(id: String?, title: String) -> (slug: String, origin: Origin) {
+        if let id {
+            let slug = slug(id)
+            if !slug.isEmpty { return (slug, .id) }
         }
-        return nil
+        let slug = slug(title)
+        return slug.isEmpty ? (hashed(title), .titleHash) : (slug, .title)
+    }
+
+    /// `set-1a2b3c4d`: the title's text, not its place among the sets (numbering by place
+    /// moved every later set when one was added). NFC, so that "é" typed as e + U+0301 and
+    /// as one letter give one address.
+    package static func hashed(_ title: String) -> String {
+        "set-" + sha256Hex(Array(title.precomposedStringWithCanonicalMapping.utf8)).prefix(8)
     }
 
     /// "Café Crème & Co." → "cafe-creme-and-co"; "日本" → "".
@@ -54,15 +72,10 @@ public enum OptionSetSlug {
         "ł": "l", "þ": "th", "ŋ": "n", "ŧ": "t",
     ]
 
-    /// Numbers the option sets that have no slug ("options-N", N their 1-based position
-    /// among all option sets) and reports every slug used twice, naming both files.
-    public static func settle(_ sets: [TripOptionSet], log: DiagnosticLog) -> [TripOptionSet] {
-        var settled = sets
-        for index in settled.indices where settled[index].slug.isEmpty {
-            settled[index].slug = "options-\(index + 1)"
-        }
+    /// Reports every address used twice, naming both files.
+    public static func report(_ sets: [TripOptionSet], log: DiagnosticLog) {
         var first: [String: TripOptionSet] = [:]
-        for set in settled {
+        for set in sets {
             guard let earlier = first[set.slug] else {
                 first[set.slug] = set
                 continue
@@ -70,6 +83,5 @@ public enum OptionSetSlug {
             log.add(set.source.diagnostic(.error, field: set.id == nil ? "title" : "id",
                 "option set address options/\(set.slug)/ is also used by \"\(earlier.title)\" (\(earlier.source.file):\(earlier.source.line)); give one of them a different id"))
         }
-        return settled
     }
 }
