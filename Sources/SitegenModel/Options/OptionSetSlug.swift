@@ -36,13 +36,16 @@ public enum OptionSetSlug {
 
     /// "Café Crème & Co." → "cafe-creme-and-co"; "日本" → "".
     public static func slug(_ text: String) -> String {
-        // Accents go ("é" → "e"); letters without a decomposition are spelled out below.
-        let folded = text.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
+        // Decomposed, accents go ("é" → "e") and compatibility forms are spelt with the
+        // letters they stand for ("ﬁ" → "fi", "Ǆ" → "dž" → "dz", "Ａ" → "a", "²" → "2"),
+        // where folding dropped them; letters without a decomposition are spelt out below.
+        let decomposed = text.lowercased().decomposedStringWithCompatibilityMapping
         var slug = ""
         var pendingHyphen = false
-        for scalar in folded.unicodeScalars {
+        for scalar in decomposed.unicodeScalars {
             let piece: String
             switch scalar {
+            case _ where scalar.properties.generalCategory == .nonspacingMark: continue
             case "a"..."z", "0"..."9": piece = String(scalar)
             // "Wrigley's" reads better as "wrigleys" than "wrigley-s".
             case "'", "\u{2019}", "\u{02BC}": continue
@@ -66,7 +69,7 @@ public enum OptionSetSlug {
         return slug
     }
 
-    /// Latin letters that folding leaves as they are.
+    /// Latin letters that have no decomposition.
     package static let transliterations: [Unicode.Scalar: String] = [
         "æ": "ae", "œ": "oe", "ø": "o", "ß": "ss", "đ": "d", "ð": "d", "ħ": "h", "ı": "i",
         "ł": "l", "þ": "th", "ŋ": "n", "ŧ": "t",
