@@ -135,6 +135,37 @@ struct OptionSetTests {
         #expect(log.all.isEmpty)
     }
 
+    @Test("An id published at another address than itself in lower case is a warning at the id, naming the address")
+    func rewrittenIds() throws {
+        let site = try TemporarySite()
+        func write(_ name: String, id: String) throws {
+            try site.write("Data/options/\(name).json", "{\n  \"id\": \(id),\n  \"title\": \"July 2026\",\n  \"options\": []\n}")
+        }
+        try write("a", id: "\"July-2026_Chicago\"")
+        try write("b", id: "\"../../etc\"")
+        try write("c", id: "\"東京\"")
+        try write("d", id: "\"" + String(repeating: "x", count: 61) + "\"")
+        try write("e", id: "\"" + String(repeating: "x_", count: 31) + "\"")
+        // Only letter case differs, or the id is a UUID: no warning.
+        try write("f", id: "\"Boundary-Set\"")
+        try write("g", id: "\"6F9619FF-8B86-D011-B42D-00CF4FC964FF\"")
+        try site.write("Data/options/h.json", "[{\"title\": \"T\", \"options\": []},\n {\"id\": \"a b\", \"title\": \"U\", \"options\": []}]")
+        let log = DiagnosticLog(keepsEvery: true)
+        let sets = loadSets(site, log: log)
+        #expect(sets.map(\.slug) == ["july-2026-chicago", "etc", "july-2026", String(repeating: "x", count: 60),
+                                     String(String(repeating: "x-", count: 30).dropLast()), "boundary-set",
+                                     "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "t", "a-b"])
+        let shown = displayPath(site.root.appendingPathComponent("Data/options"))
+        #expect(log.all.map(\.description) == [
+            "\(shown)/a.json:2:9: warning: id: id \"July-2026_Chicago\" is published at options/july-2026-chicago/: an address holds only a-z, 0-9 and single hyphens",
+            "\(shown)/b.json:2:9: warning: id: id \"../../etc\" is published at options/etc/: an address holds only a-z, 0-9 and single hyphens",
+            "\(shown)/c.json:2:9: warning: id: id \"東京\" is published at options/july-2026/, made from the title: an address holds only a-z, 0-9 and single hyphens",
+            "\(shown)/d.json:2:9: warning: id: id \"\(String(repeating: "x", count: 40))…\" is published at options/\(String(repeating: "x", count: 60))/: an address holds at most 60 characters",
+            "\(shown)/e.json:2:9: warning: id: id \"\(String(repeating: "x_", count: 20))…\" is published at options/\(String(repeating: "x-", count: 30).dropLast())/: an address holds only a-z, 0-9 and single hyphens, at most 60 characters",
+            "\(shown)/h.json:2:9: warning: [1].id: id \"a b\" is published at options/a-b/: an address holds only a-z, 0-9 and single hyphens",
+        ])
+    }
+
     @Test("Two sets at one address are an error naming both files")
     func clashingAddresses() throws {
         let site = try TemporarySite()

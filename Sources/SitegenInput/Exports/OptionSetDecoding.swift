@@ -7,26 +7,33 @@ extension ExportDecoder {
     // MARK: Trip-option sets (docs/exports.md)
 
     /// Decodes an option set; its slug is derived from the id, else the title
-    /// (`OptionSetSlug.address`).
+    /// (`OptionSetSlug.address`). An id published at another address is a warning at the id.
     public func optionSet(_ field: JSONField, source: SourceRef) throws(FieldError) -> TripOptionSet {
         let fields = try record(field, .optionSet)
-        var id: String?
+        var id: (text: String, field: JSONField)?
         if let idField = fields.optional("id") {
             let text = try idField.string()
             guard text.utf8.count <= Self.maxTextBytes else {
                 throw idField.error("is \(text.utf8.count) bytes long; the limit is \(Self.maxTextBytes)")
             }
             // A blank id is no id: the title names the set instead.
-            if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { id = text }
+            if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { id = (text, idField) }
         }
         let title = try plainText(try fields.required("title"))
+        let (slug, origin) = OptionSetSlug.address(id: id?.text, title: title)
+        var warnings: [Diagnostic] = []
+        if let id, let message = OptionSetSlug.rewrittenId(id.text, shown: id.field.describeValue(), slug: slug, origin: origin) {
+            warnings.append(self.source(of: id.field, within: source).diagnostic(.warning, field: id.field.path.description, message,
+                summary: "option set ids published at another address"))
+        }
         return TripOptionSet(
-            id: id,
+            id: id?.text,
             title: title,
             generatedAt: try fields.optional("generatedAt").map { (f) throws(FieldError) in try date(f) },
             trips: try fields.required("options").array { (f) throws(FieldError) in try trip(f) },
-            slug: OptionSetSlug.address(id: id, title: title).slug,
-            source: source
+            slug: slug,
+            source: source,
+            warnings: warnings
         )
     }
 }

@@ -36,6 +36,16 @@ public enum OptionSetSlug {
 
     /// "Café Crème & Co." → "cafe-creme-and-co"; "日本" → "".
     public static func slug(_ text: String) -> String {
+        var slug = spelled(text)
+        if slug.count > maxLength {
+            slug = String(slug.prefix(maxLength))
+            while slug.hasSuffix("-") { slug.removeLast() }
+        }
+        return slug
+    }
+
+    /// The slug before it is cut to `maxLength`.
+    private static func spelled(_ text: String) -> String {
         // Decomposed, accents go ("é" → "e") and compatibility forms are spelt with the
         // letters they stand for ("ﬁ" → "fi", "Ǆ" → "dž" → "dz", "Ａ" → "a", "²" → "2"),
         // where folding dropped them; letters without a decomposition are spelt out below.
@@ -62,10 +72,6 @@ public enum OptionSetSlug {
             pendingHyphen = false
             slug += piece
         }
-        if slug.count > maxLength {
-            slug = String(slug.prefix(maxLength))
-            while slug.hasSuffix("-") { slug.removeLast() }
-        }
         return slug
     }
 
@@ -75,10 +81,29 @@ public enum OptionSetSlug {
         "ł": "l", "þ": "th", "ŋ": "n", "ŧ": "t",
     ]
 
-    /// Reports every address used twice, naming both files.
+    /// Why the set's address is not its id in lower case, for a warning at the id; nil when
+    /// it is. `shown` is the id as the warning quotes it. The app builds links from the id
+    /// it exported, and on a case-sensitive host another spelling is a 404.
+    public static func rewrittenId(_ id: String, shown: String, slug: String, origin: Origin) -> String? {
+        guard slug != id.lowercased() else { return nil }
+        let spelled = spelled(id)
+        let rule: String
+        if spelled == id.lowercased() {
+            rule = "at most \(maxLength) characters"
+        } else if spelled.count > maxLength {
+            rule = "only a-z, 0-9 and single hyphens, at most \(maxLength) characters"
+        } else {
+            rule = "only a-z, 0-9 and single hyphens"
+        }
+        let madeFrom = origin == .id ? "" : ", made from the title"
+        return "id \(shown) is published at options/\(slug)/\(madeFrom): an address holds \(rule)"
+    }
+
+    /// Reports each set's warnings, and every address used twice, naming both files.
     public static func report(_ sets: [TripOptionSet], log: DiagnosticLog) {
         var first: [String: TripOptionSet] = [:]
         for set in sets {
+            set.warnings.forEach(log.add)
             guard let earlier = first[set.slug] else {
                 first[set.slug] = set
                 continue

@@ -13,14 +13,18 @@ public struct TripOptionSet: Sendable, Equatable {
     /// The URL segment; see `OptionSetSlug`.
     public var slug: String
     public var source: SourceRef
+    /// Found while decoding (an id published at another address); `OptionSetSlug.report` logs them.
+    public var warnings: [Diagnostic]
 
-    package init(id: String?, title: String, generatedAt: Date?, trips: [Trip], slug: String, source: SourceRef) {
+    package init(id: String?, title: String, generatedAt: Date?, trips: [Trip], slug: String, source: SourceRef,
+                 warnings: [Diagnostic] = []) {
         self.id = id
         self.title = title
         self.generatedAt = generatedAt
         self.trips = trips
         self.slug = slug
         self.source = source
+        self.warnings = warnings
     }
 
     public var path: String { "options/\(slug)/" }
