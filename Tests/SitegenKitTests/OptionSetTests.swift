@@ -166,7 +166,7 @@ struct OptionSetTests {
         ])
     }
 
-    @Test("Two sets at one address are an error naming both files")
+    @Test("Two sets at one address are an error at the second's id or title value, naming the first's file and line")
     func clashingAddresses() throws {
         let site = try TemporarySite()
         try site.write("Data/options/a.json", "{\n  \"id\": \"Same\",\n  \"title\": \"First\",\n  \"options\": []\n}")
@@ -180,9 +180,9 @@ struct OptionSetTests {
         #expect(sets.map(\.slug) == ["same", "set-cf2abf0c", "same", "set-cf2abf0c", "july-from-chicago", "july-from-chicago"])
         let shown = displayPath(site.root.appendingPathComponent("Data/options"))
         #expect(log.all.map(\.description) == [
-            "\(shown)/b.json:3:3: error: id: option set address options/same/ is also used by \"First\" (\(shown)/a.json:1); give one of them a different id",
-            "\(shown)/c.json:1:1: error: title: option set address options/set-cf2abf0c/ is also used by \"日本\" (\(shown)/b.json:2); give one of them a different id",
-            "\(shown)/e.json:1:1: error: title: option set address options/july-from-chicago/ is also used by \"July from Chicago\" (\(shown)/d.json:1); give one of them a different id",
+            "\(shown)/b.json:3:10: error: [1].id: option set address options/same/ is also used by \"First\" (\(shown)/a.json:2); give one of them a different id",
+            "\(shown)/c.json:2:12: error: title: option set address options/set-cf2abf0c/ is also used by \"日本\" (\(shown)/b.json:2); give one of them a different id",
+            "\(shown)/e.json:2:12: error: title: option set address options/july-from-chicago/ is also used by \"July from Chicago\" (\(shown)/d.json:2); give one of them a different id",
         ])
     }
 }

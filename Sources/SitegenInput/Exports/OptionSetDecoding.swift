@@ -19,13 +19,15 @@ extension ExportDecoder {
             // A blank id is no id: the title names the set instead.
             if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { id = (text, idField) }
         }
-        let title = try plainText(try fields.required("title"))
+        let titleField = try fields.required("title")
+        let title = try plainText(titleField)
         let (slug, origin) = OptionSetSlug.address(id: id?.text, title: title)
         var warnings: [Diagnostic] = []
         if let id, let message = OptionSetSlug.rewrittenId(id.text, shown: id.field.describeValue(), slug: slug, origin: origin) {
             warnings.append(self.source(of: id.field, within: source).diagnostic(.warning, field: id.field.path.description, message,
                 summary: "option set ids published at another address"))
         }
+        let madeFrom = (origin == .id ? id?.field : nil) ?? titleField
         return TripOptionSet(
             id: id?.text,
             title: title,
@@ -33,6 +35,7 @@ extension ExportDecoder {
             trips: try fields.required("options").array { (f) throws(FieldError) in try trip(f) },
             slug: slug,
             source: source,
+            addressLocation: location(of: madeFrom, within: source),
             warnings: warnings
         )
     }

@@ -99,7 +99,8 @@ public enum OptionSetSlug {
         return "id \(shown) is published at options/\(slug)/\(madeFrom): an address holds \(rule)"
     }
 
-    /// Reports each set's warnings, and every address used twice, naming both files.
+    /// Reports each set's warnings, and every address used twice, at the value it was made
+    /// from, naming where the first set's value is.
     public static func report(_ sets: [TripOptionSet], log: DiagnosticLog) {
         var first: [String: TripOptionSet] = [:]
         for set in sets {
@@ -108,8 +109,10 @@ public enum OptionSetSlug {
                 first[set.slug] = set
                 continue
             }
-            log.add(set.source.diagnostic(.error, field: set.id == nil ? "title" : "id",
-                "option set address options/\(set.slug)/ is also used by \"\(earlier.title)\" (\(earlier.source.file):\(earlier.source.line)); give one of them a different id"))
+            let address = set.addressLocation
+            let used = earlier.addressLocation.source
+            log.add(address.source.diagnostic(.error, field: address.path,
+                "option set address options/\(set.slug)/ is also used by \"\(earlier.title)\" (\(used.file):\(used.line)); give one of them a different id"))
         }
     }
 }

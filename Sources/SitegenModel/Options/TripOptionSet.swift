@@ -13,17 +13,21 @@ public struct TripOptionSet: Sendable, Equatable {
     /// The URL segment; see `OptionSetSlug`.
     public var slug: String
     public var source: SourceRef
+    /// The value the slug was made from (the id, else the title): a clash of addresses is
+    /// reported there.
+    public var addressLocation: ExportLocation
     /// Found while decoding (an id published at another address); `OptionSetSlug.report` logs them.
     public var warnings: [Diagnostic]
 
     package init(id: String?, title: String, generatedAt: Date?, trips: [Trip], slug: String, source: SourceRef,
-                 warnings: [Diagnostic] = []) {
+                 addressLocation: ExportLocation, warnings: [Diagnostic] = []) {
         self.id = id
         self.title = title
         self.generatedAt = generatedAt
         self.trips = trips
         self.slug = slug
         self.source = source
+        self.addressLocation = addressLocation
         self.warnings = warnings
     }
 
