@@ -99,6 +99,7 @@ struct OptionSetTests {
         ("ﬁnal ﬂight", "final-flight"),
         ("Ǆemal Ĳssel", "dzemal-ijssel"),
         ("Top 10²", "top-102"),
+        ("Tour™ № 5", "tour-5"),
         ("---", ""),
         (String(repeating: "a", count: 59) + " b", String(repeating: "a", count: 59)),
         (String(repeating: "ab ", count: 30), String(repeating: "ab-", count: 19) + "ab"),

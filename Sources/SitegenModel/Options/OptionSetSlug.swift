@@ -46,10 +46,19 @@ public enum OptionSetSlug {
 
     /// The slug before it is cut to `maxLength`.
     private static func spelled(_ text: String) -> String {
-        // Decomposed, accents go ("é" → "e") and compatibility forms are spelt with the
-        // letters they stand for ("ﬁ" → "fi", "Ǆ" → "dž" → "dz", "Ａ" → "a", "²" → "2"),
-        // where folding dropped them; letters without a decomposition are spelt out below.
-        let decomposed = text.lowercased().decomposedStringWithCompatibilityMapping
+        // Decomposed, accents go ("é" → "e"), and letters and digits written in a
+        // compatibility form are spelt with those they stand for ("ﬁ" → "fi", "Ǆ" → "dž" →
+        // "dz", "Ａ" → "a", "²" → "2"), where folding dropped them; symbols ("™", "№") stay
+        // separators. Letters without a decomposition are spelt out below.
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            if !scalar.isASCII && isLetterOrDigit(scalar) {
+                scalars.append(contentsOf: String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars)
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        let decomposed = String(scalars).lowercased()
         var slug = ""
         var pendingHyphen = false
         for scalar in decomposed.unicodeScalars {
@@ -73,6 +82,16 @@ public enum OptionSetSlug {
             slug += piece
         }
         return slug
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Latin letters that have no decomposition.
