@@ -419,3 +419,39 @@ struct OptionItineraryLinkTests {
         #expect(base.contains(#"<a href="../../trips/11111111-1111-1111-1111-11111111111A/">Loop</a>"#))
     }
 }
+
+/// The golden site's itinerary (Chicago → Milwaukee, Aug 1–3) built after an edit to its export.
+@Suite("Itinerary pages built from exports")
+struct ItineraryPageBuildTests {
+    static let tripFile = "Data/trips/chicago-milwaukee.json"
+    static let page = "trips/11111111-1111-1111-1111-111111111111/index.html"
+
+    /// The output as text and the diagnostics as printed, paths relative to the site.
+    func build(_ edit: (String) -> String) throws -> (tree: [String: String], diagnostics: [String]) {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        let original = try site.read(Self.tripFile)
+        let edited = edit(original)
+        #expect(edited != original, "the edit changed nothing")
+        try site.write(Self.tripFile, edited)
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        let tree = try fileTree(site.root.appendingPathComponent("Output")).mapValues { String(decoding: $0, as: UTF8.self) }
+        let shown = displayPath(site.root) + "/"
+        return (tree, log.all.map { $0.description.replacingOccurrences(of: shown, with: "") })
+    }
+
+    @Test("Without exported totals, a game two stops list counts once, as the days show it")
+    func totalGamesCountsEachGameOnce() throws {
+        let (tree, diagnostics) = try build { json in
+            json.replacingOccurrences(of: "  \"totalGames\": 2,\n", with: "")
+                .replacingOccurrences(of: "\"g2\"\n", with: "\"g2\",\n        \"g1\"\n")
+        }
+        #expect(diagnostics.isEmpty)
+        let page = try #require(tree[Self.page])
+        #expect(page.contains("<li>2 games</li>"))
+        #expect(page.components(separatedBy: "<li class=\"entry entry-game\">").count == 3)
+        #expect(try #require(tree["index.html"]).contains("<p class=\"meta\">Aug 1 – 3, 2026 · 2 cities · 2 games</p>"))
+    }
+}

@@ -113,7 +113,7 @@ public struct ExportDecoder: Sendable {
         let segments = try fields.optional("travelSegments")?.array { (f) throws(FieldError) in try segment(f) } ?? []
         // Totals are exported by the app; when absent they follow from the stops and segments.
         let totalGames = try fields.optional("totalGames").map { (f) throws(FieldError) in try count(f, max: Self.maxGamesPerTrip) }
-            ?? stops.reduce(0) { $0 + $1.games.count }
+            ?? Set(stops.flatMap(\.games)).count   // a game two stops list is one game, as on the page
         let totalDistance = try fields.optional("totalDistanceMeters").map { (f) throws(FieldError) in try distance(f) }
             ?? min(segments.reduce(0) { $0 + $1.distanceMeters }, Self.maxDistanceMeters)
         let totalDriving = try fields.optional("totalDrivingSeconds").map { (f) throws(FieldError) in try duration(f) }
