@@ -111,6 +111,20 @@ public struct Trip: Sendable, Encodable, Equatable {
 
     public var miles: Double { totalDistanceMeters / Formatting.metersPerMile }
 
+    /// The cities as travelled, for a route line: every stop in order, named as `stopNames`
+    /// names them, with consecutive stops in the same (city, state) as one (Phoenix → Los
+    /// Angeles → Phoenix → Tucson).
+    public var routeCities: [String] {
+        var cities: [String] = []
+        var last: String?
+        for (stop, name) in zip(stops, stopNames) {
+            let key = "\(stop.city.lowercased())|\(stop.state.lowercased())"
+            if key != last { cities.append(name) }
+            last = key
+        }
+        return cities
+    }
+
     /// Distinct (city, state) pairs, in travel order, named as `stopNames` names them.
     public var distinctCities: [String] {
         var seen = Set<String>()

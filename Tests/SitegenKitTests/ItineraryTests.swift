@@ -294,6 +294,21 @@ struct ItineraryTimelineTests {
         #expect(format.time(site.segment.departureDate!, in: site.zone) == "9:00 AM CDT")
     }
 
+    @Test("A route line is the stops as travelled: a city visited twice is named twice, consecutive stops in one city once")
+    func routeCities() {
+        func trip(_ stops: [(city: String, state: String)]) -> Trip {
+            var trip = S.trip()
+            trip.stops = stops.map { Stop(city: $0.city, state: $0.state, latitude: 0, longitude: 0, arrivalDate: S.date("2026-06-12"),
+                                          departureDate: S.date("2026-06-12"), games: []) }
+            return trip
+        }
+        let loop = trip([("Phoenix", "AZ"), ("Los Angeles", "CA"), ("Phoenix", "AZ"), ("Tucson", "AZ")])
+        #expect(loop.routeCities == ["Phoenix", "Los Angeles", "Phoenix", "Tucson"])
+        #expect(loop.distinctCities == ["Phoenix", "Los Angeles", "Tucson"])
+        #expect(trip([("Chicago", "IL"), ("chicago", "il"), ("Milwaukee", "WI")]).routeCities == ["Chicago", "Milwaukee"])
+        #expect(trip([("Kansas City", "MO"), ("Kansas City", "KS")]).routeCities == ["Kansas City", "Kansas City"])
+    }
+
     @Test("Days and times across a DST change")
     func acrossDST() {
         // US DST ends 2026-11-01 at 2:00 AM: Oct 31 is CDT, Nov 1 is CST.
@@ -453,5 +468,25 @@ struct ItineraryPageBuildTests {
         #expect(page.contains("<li>2 games</li>"))
         #expect(page.components(separatedBy: "<li class=\"entry entry-game\">").count == 3)
         #expect(try #require(tree["index.html"]).contains("<p class=\"meta\">Aug 1 – 3, 2026 · 2 cities · 2 games</p>"))
+    }
+
+    @Test("The home card's route is the stops as travelled: a city returned to is named again")
+    func homeRouteAsTravelled() throws {
+        let (tree, diagnostics) = try build { json in
+            json.replacingOccurrences(of: "    }\n  ],\n  \"travelSegments\"", with: """
+                    },
+                    {"city": "Chicago", "state": "IL", "latitude": 41.948, "longitude": -87.655, "arrivalDate": "2026-08-03", "departureDate": "2026-08-03", "games": []}
+                  ],
+                  "travelSegments"
+                """)
+        }
+        #expect(diagnostics.isEmpty)
+        let page = try #require(tree[Self.page])
+        #expect(page.contains("<meta name=\"description\" content=\"Aug 1 – 3, 2026: Chicago → Milwaukee → Chicago. 2 games, 2 cities, 91 mi, 1 h 35 min driving.\">"))
+        let home = try #require(tree["index.html"])
+        #expect(home.contains("""
+              <p class="meta">Aug 1 – 3, 2026 · 2 cities · 2 games</p>
+              <p class="route">Chicago → Milwaukee → Chicago</p>
+        """))
     }
 }

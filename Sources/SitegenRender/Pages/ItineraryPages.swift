@@ -46,7 +46,7 @@ package enum ItineraryPages {
             title: trip.name,
             href: kit.href(published.path, from: ""),
             dates: kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
-            route: BidiIsolation.isolated(trip.distinctCities).joined(separator: " → "),
+            route: BidiIsolation.isolated(trip.routeCities).joined(separator: " → "),
             cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
             games: Formatting.count(trip.totalGames, "game"))
     }
@@ -62,7 +62,7 @@ package enum ItineraryPages {
             "\(Formatting.duration(seconds: trip.totalDrivingSeconds)) driving",
         ]
         var meta = PageMeta(path: path, title: trip.name,
-                            description: "\(sentence("\(dates): \(BidiIsolation.isolated(trip.stopNames).joined(separator: " → "))")) \(totals.joined(separator: ", ")).")
+                            description: "\(sentence("\(dates): \(BidiIsolation.isolated(trip.routeCities).joined(separator: " → "))")) \(totals.joined(separator: ", ")).")
         meta.image = PreviewPages.itineraryImage(published, kit: kit)
         var model = ItineraryPageModel(
             name: trip.name,

@@ -190,7 +190,7 @@ package enum PollPages {
             href: href,
             dates: kit.format.dateRange(trip.preferences.startDate, trip.preferences.endDate),
             sports: trip.preferences.sports.isEmpty ? nil : trip.preferences.sports.map { $0.uppercased() }.joined(separator: ", "),
-            route: BidiIsolation.isolated(trip.stopNames).joined(separator: " → "),
+            route: BidiIsolation.isolated(trip.routeCities).joined(separator: " → "),
             cities: Formatting.count(trip.distinctCities.count, "city", "cities"),
             games: Formatting.count(trip.totalGames, "game"),
             miles: Formatting.miles(meters: trip.totalDistanceMeters),
