@@ -72,15 +72,40 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
     public var distanceMeters: Double
     public var durationSeconds: Double
     public var departureDate: Date?
+    /// Where `departureDate` was read, for a warning about it; nil when not read from a
+    /// file. Like every SourceRef, not part of the segment's value: not encoded nor compared.
+    package var departureDatePlace: FieldPlace? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case id, fromCity, toCity, distanceMeters, durationSeconds, departureDate
+    }
+
+    public static func == (a: TravelSegment, b: TravelSegment) -> Bool {
+        a.id == b.id && a.fromCity == b.fromCity && a.toCity == b.toCity && a.distanceMeters == b.distanceMeters
+            && a.durationSeconds == b.durationSeconds && a.departureDate == b.departureDate
+    }
 
     package init(id: String, fromCity: String, toCity: String, distanceMeters: Double, durationSeconds: Double,
-                 departureDate: Date?) {
+                 departureDate: Date?, departureDatePlace: FieldPlace? = nil) {
         self.id = id
         self.fromCity = fromCity
         self.toCity = toCity
         self.distanceMeters = distanceMeters
         self.durationSeconds = durationSeconds
         self.departureDate = departureDate
+        self.departureDatePlace = departureDatePlace
+    }
+}
+
+/// Where a field of a record was read: its byte offset in the file and its JSON path
+/// (`trip.travelSegments[0].departureDate`), for a warning found after decoding.
+package struct FieldPlace: Sendable, Equatable {
+    package var offset: Int
+    package var path: String
+
+    package init(offset: Int, path: String) {
+        self.offset = offset
+        self.path = path
     }
 }
 

@@ -294,6 +294,29 @@ struct ItineraryTimelineTests {
         #expect(format.time(site.segment.departureDate!, in: site.zone) == "9:00 AM CDT")
     }
 
+    @Test("A drive dated outside the trip is listed under Unscheduled, with a warning at its departureDate; an item after it goes to the start of its day, as one after an unscheduled game does",
+          arguments: ["2026-06-01T10:00:00-05:00", "2026-06-20T10:00:00-05:00"])
+    func driveOutsideTrip(departure: String) {
+        var trip = S.trip(segmentDeparture: departure, day3: ["g2", "g-late"])
+        trip.travelSegments[0].departureDatePlace = FieldPlace(offset: 612, path: "trip.travelSegments[0].departureDate")
+        let late = S.game("g-late", "2026-06-20T19:05:00-05:00")
+        let items = [S.item("after-drive", .afterTravel(S.segmentId), day: 2), S.item("after-game", .afterGame("g-late"), day: 3)]
+        let result = timeline(trip, items: items, catalog: S.catalog.merging(["g-late": late]) { $1 })
+        // It was shown on day 1 (or 3) at 10:00 AM CDT, as if it left then.
+        #expect(result.days.map(S.names) == [["game:g1"], ["item:after-drive"], ["item:after-game", "game:g2"]])
+        #expect(result.unscheduled == [.game(late), .travel(trip.travelSegments[0], zone: S.chicago)])
+        #expect(result.warnings.map(\.message) == [
+            "game g-late is outside the dates of trip \"Lakefront\"; listed under Unscheduled",
+            "travel segment \(S.segmentId) (Chicago → Milwaukee) is outside the dates of trip \"Lakefront\"; listed under Unscheduled",
+            "item \"Item after-drive\" (after-drive): its anchor travel segment \(S.segmentId) is not on day 2; shown at the start of the day",
+            "item \"Item after-game\" (after-game): its anchor game g-late is not on day 3; shown at the start of the day",
+        ])
+        #expect(result.warnings[1].source == nil)
+        #expect(result.warnings[1].offset == 612)
+        #expect(result.warnings[1].field == "trip.travelSegments[0].departureDate")
+        #expect(result.warnings[1].summary == "travel segments outside the dates of their trip are listed under Unscheduled")
+    }
+
     @Test("A route line is the stops as travelled: a city visited twice is named twice, consecutive stops in one city once")
     func routeCities() {
         func trip(_ stops: [(city: String, state: String)]) -> Trip {
@@ -455,6 +478,30 @@ struct ItineraryPageBuildTests {
         let tree = try fileTree(site.root.appendingPathComponent("Output")).mapValues { String(decoding: $0, as: UTF8.self) }
         let shown = displayPath(site.root) + "/"
         return (tree, log.all.map { $0.description.replacingOccurrences(of: shown, with: "") })
+    }
+
+    @Test("A drive dated before the trip is listed under Unscheduled with its date and time, and warned about at its departureDate")
+    func driveOutsideTrip() throws {
+        let (tree, diagnostics) = try build {
+            $0.replacingOccurrences(of: "\"durationSeconds\": 5700\n", with: "\"durationSeconds\": 5700,\n      \"departureDate\": \"2026-07-20T10:00:00-05:00\"\n")
+        }
+        // Printed by file.
+        #expect(diagnostics == [
+            "Data/items/items.json:3:3: warning: item \"Check in: The Pfister\" (item-2): its anchor travel segment AAAAAAAA-0000-0000-0000-000000000001 is not on day 2; shown at the start of the day",
+            "Data/trips/chicago-milwaukee.json:42:24: warning: travelSegments[0].departureDate: travel segment AAAAAAAA-0000-0000-0000-000000000001 (Chicago → Milwaukee) is outside the dates of trip \"A: Chicago & Milwaukee\"; listed under Unscheduled",
+        ])
+        let page = try #require(tree[Self.page])
+        #expect(page.contains("""
+            <h2 id="unscheduled-heading">Unscheduled</h2>
+            <p class="note">These fall outside the trip's dates.</p>
+            <ul class="timeline">
+              <li class="entry entry-travel">
+                <span class="entry-icon" aria-hidden="true">🚗</span>
+                <div class="entry-body">
+                  <p class="entry-meta"><span class="entry-label">Drive</span> · <time datetime="2026-07-20T15:00:00Z">July 20, 2026 at 10:00 AM CDT</time></p>
+                  <p class="entry-title">Chicago → Milwaukee</p>
+        """))
+        #expect(page.components(separatedBy: "entry-travel").count == 2, "the drive is shown once")
     }
 
     @Test("Without exported totals, a game two stops list counts once, as the days show it")

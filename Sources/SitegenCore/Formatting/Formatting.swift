@@ -74,9 +74,10 @@ public struct Formatting: Sendable {
         return "\(hour12):\(minute) \(suffix) \(abbreviation(zone, at: date))"
     }
 
-    /// "June 1, 2026 at 7:00 AM CDT"
-    public func dateTime(_ date: Date) -> String {
-        "\(longDate(date)) at \(time(date))"
+    /// "June 1, 2026 at 7:00 AM CDT", both in `zone` (the site's zone by default).
+    public func dateTime(_ date: Date, in zone: TimeZone? = nil) -> String {
+        let c = components(date, in: zone)
+        return "\(Self.monthNames[c.month - 1]) \(c.day), \(c.year) at \(time(date, in: zone))"
     }
 
     /// The zone's abbreviation at that instant ("CDT", "BST", "JST"): the tz database's

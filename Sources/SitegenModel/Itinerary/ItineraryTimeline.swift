@@ -23,7 +23,7 @@ public struct ItineraryTimeline: Sendable {
     }
 
     public var days: [Day]
-    /// Items whose day is outside the trip, and catalog games dated outside it.
+    /// Items whose day is outside the trip, and catalog games and drives dated outside it.
     public var unscheduled: [Entry]
     public var warnings: [Warning]
 
@@ -34,6 +34,8 @@ public struct ItineraryTimeline: Sendable {
         public var summary: String? = nil
         /// Without a source of its own: where in the trip's file it is (a game id's place).
         public var offset: Int? = nil
+        /// The JSON path of the field at `offset`, when known (`trip.travelSegments[0].departureDate`).
+        public var field: String = ""
     }
 
     /// The most days a trip may span (bounds work and page size).
@@ -94,7 +96,17 @@ public struct ItineraryTimeline: Sendable {
             }
             let zone = fromIndex.flatMap { zoneOfGames(at: trip.stops[$0], catalog: catalog) }
             if let departure = segment.departureDate {
-                add(.travel(segment, zone: zone), day: clamp(dayNumber(departure, zone ?? timeZone)), key: departure.timeIntervalSince1970)
+                let day = dayNumber(departure, zone ?? timeZone) - firstDay
+                if (0..<dayCount).contains(day) {
+                    add(.travel(segment, zone: zone), day: day, key: departure.timeIntervalSince1970)
+                } else {
+                    // A stale date (the trip was moved, the drive was not) was shown on the
+                    // first or last day at its clock time, as if on that day.
+                    unscheduled.append(.travel(segment, zone: zone))
+                    warnings.append(Warning(source: nil, message: "travel segment \(segment.id) (\(segment.fromCity) → \(segment.toCity)) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled",
+                                            summary: "travel segments outside the dates of their trip are listed under Unscheduled",
+                                            offset: segment.departureDatePlace?.offset, field: segment.departureDatePlace?.path ?? ""))
+                }
                 continue
             }
             // A from-city that matches no stop: after the first day's games.

@@ -157,11 +157,11 @@ public final class ItineraryLayout: @unchecked Sendable {
                     filesWithSharedWarnings.insert(source.file)
                     return reported.insert(key).inserted
                 }
-                if first { self.log.add(own.diagnostic(.warning, warning.message, summary: warning.summary)) }
+                if first { self.log.add(own.diagnostic(.warning, field: warning.field, warning.message, summary: warning.summary)) }
                 continue
             }
             let at = warning.offset.map { source.at(offset: $0) } ?? source
-            log.add(at.diagnostic(.warning, warning.message, summary: warning.summary))
+            log.add(at.diagnostic(.warning, field: warning.field, warning.message, summary: warning.summary))
         }
         return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
                                   games: games,

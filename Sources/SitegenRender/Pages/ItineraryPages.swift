@@ -78,7 +78,7 @@ package enum ItineraryPages {
             },
             days: timeline.days.map { day in dayModel(day, trip: trip, legs: legs, kit: kit) },
             hasUnscheduled: !timeline.unscheduled.isEmpty,
-            unscheduled: timeline.unscheduled.map { entryModel($0, kit: kit) })
+            unscheduled: timeline.unscheduled.map { entryModel($0, kit: kit, dated: true) })
         if case .poll(let title, let pollPath, let number, let count) = published.origin {
             model.poll = ItineraryPageModel.Poll(title: title, href: kit.href(pollPath, from: path), number: number, count: count)
             meta.noindex = !kit.config.listPolls
@@ -101,12 +101,16 @@ package enum ItineraryPages {
             })
     }
 
-    package static func entryModel(_ entry: ItineraryTimeline.Entry, kit: RenderKit) -> TimelineEntry {
+    /// `dated`: the time with its date, for entries under Unscheduled, which no day heading dates.
+    package static func entryModel(_ entry: ItineraryTimeline.Entry, kit: RenderKit, dated: Bool = false) -> TimelineEntry {
+        func time(_ date: Date, in zone: TimeZone?) -> String {
+            dated ? kit.format.dateTime(date, in: zone) : kit.format.time(date, in: zone)
+        }
         switch entry {
         case .game(let game):
             return TimelineEntry(
                 kind: "game", icon: "🏟️", label: game.sport.isEmpty ? "Game" : game.sport.uppercased(),
-                time: kit.format.time(game.startTime, in: game.timeZone),
+                time: time(game.startTime, in: game.timeZone),
                 datetime: Formatting.iso8601(game.startTime),
                 title: "\(BidiIsolation.isolated(game.awayTeam)) at \(BidiIsolation.isolated(game.homeTeam))",
                 detail: BidiIsolation.isolated([game.venue, game.city].compactMap { $0 }).joined(separator: ", "))
@@ -115,7 +119,7 @@ package enum ItineraryPages {
         case .travel(let segment, let zone):
             return TimelineEntry(
                 kind: "travel", icon: "🚗", label: "Drive",
-                time: segment.departureDate.map { kit.format.time($0, in: zone) },
+                time: segment.departureDate.map { time($0, in: zone) },
                 datetime: segment.departureDate.map(Formatting.iso8601),
                 title: "\(BidiIsolation.isolated(segment.fromCity)) → \(BidiIsolation.isolated(segment.toCity))",
                 detail: "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))")
