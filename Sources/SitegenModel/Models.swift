@@ -41,6 +41,9 @@ public struct Stop: Sendable, Encodable, Equatable {
     /// id; empty when not read from a file. Like every SourceRef, not part of the stop's
     /// value: not encoded (a poll's key) nor compared.
     package var gameOffsets: [Int] = []
+    /// `departureDate` was written as a date alone ("2026-06-12", midnight in the site's
+    /// zone): it names that calendar date, in whatever zone the stop is.
+    package var departureIsDateOnly = false
 
     private enum CodingKeys: String, CodingKey {
         case city, state, latitude, longitude, arrivalDate, departureDate, games
@@ -52,7 +55,7 @@ public struct Stop: Sendable, Encodable, Equatable {
     }
 
     package init(city: String, state: String, latitude: Double, longitude: Double, arrivalDate: Date,
-                 departureDate: Date, games: [String], gameOffsets: [Int] = []) {
+                 departureDate: Date, games: [String], gameOffsets: [Int] = [], departureIsDateOnly: Bool = false) {
         self.city = city
         self.state = state
         self.latitude = latitude
@@ -61,6 +64,7 @@ public struct Stop: Sendable, Encodable, Equatable {
         self.departureDate = departureDate
         self.games = games
         self.gameOffsets = gameOffsets
+        self.departureIsDateOnly = departureIsDateOnly
     }
 }
 
@@ -75,6 +79,8 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
     /// Where `departureDate` was read, for a warning about it; nil when not read from a
     /// file. Like every SourceRef, not part of the segment's value: not encoded nor compared.
     package var departureDatePlace: FieldPlace? = nil
+    /// `departureDate` was written as a date alone: it names that calendar date (Stop).
+    package var departureIsDateOnly = false
 
     private enum CodingKeys: String, CodingKey {
         case id, fromCity, toCity, distanceMeters, durationSeconds, departureDate
@@ -86,7 +92,7 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
     }
 
     package init(id: String, fromCity: String, toCity: String, distanceMeters: Double, durationSeconds: Double,
-                 departureDate: Date?, departureDatePlace: FieldPlace? = nil) {
+                 departureDate: Date?, departureDatePlace: FieldPlace? = nil, departureIsDateOnly: Bool = false) {
         self.id = id
         self.fromCity = fromCity
         self.toCity = toCity
@@ -94,6 +100,7 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
         self.durationSeconds = durationSeconds
         self.departureDate = departureDate
         self.departureDatePlace = departureDatePlace
+        self.departureIsDateOnly = departureIsDateOnly
     }
 }
 

@@ -317,6 +317,26 @@ struct ItineraryTimelineTests {
         #expect(result.warnings[1].summary == "travel segments outside the dates of their trip are listed under Unscheduled")
     }
 
+    @Test("A drive without a departure time is dated by its from-stop's departure in that stop's zone: leaving L.A. at 11:30 PM PDT stays on that day beside a Central site zone")
+    func driveDatedInFromStopZone() {
+        var (trip, catalog) = twoStopTrip(from: ("Los Angeles", "America/Los_Angeles", "2026-06-19T19:10:00-07:00"),
+                                          to: ("San Diego", "America/Los_Angeles", "2026-06-20T18:40:00-07:00"))
+        // 11:30 PM PDT on June 19 is 1:30 AM CDT on June 20: it was shown on day 2.
+        trip.stops[0].departureDate = S.date("2026-06-19T23:30:00-07:00")
+        #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:from", "travel"], ["game:to"], []])
+        // A departure written as a date alone names that date wherever the stop is:
+        // "2026-06-20" is midnight in Chicago, 10 PM on June 19 in L.A.
+        trip.stops[0].departureDate = S.date("2026-06-20")
+        trip.stops[0].departureIsDateOnly = true
+        #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:from"], ["travel", "game:to"], []])
+        // So does a drive's own departureDate: "2026-06-19" is the trip's first day, not before it.
+        trip.travelSegments[0].departureDate = S.date("2026-06-19")
+        trip.travelSegments[0].departureIsDateOnly = true
+        let result = timeline(trip, catalog: catalog)
+        #expect(result.days.map(S.names) == [["travel", "game:from"], ["game:to"], []])
+        #expect(result.unscheduled.isEmpty && result.warnings.isEmpty)
+    }
+
     @Test("A route line is the stops as travelled: a city visited twice is named twice, consecutive stops in one city once")
     func routeCities() {
         func trip(_ stops: [(city: String, state: String)]) -> Trip {

@@ -146,7 +146,8 @@ public struct ExportDecoder: Sendable {
             arrivalDate: try date(try fields.required("arrivalDate")),
             departureDate: try date(try fields.required("departureDate")),
             games: try gameIds?.array { (f) throws(FieldError) in try f.string() } ?? [],
-            gameOffsets: (try? gameIds?.elements().map(\.node.offset)) ?? []
+            gameOffsets: (try? gameIds?.elements().map(\.node.offset)) ?? [],
+            departureIsDateOnly: fields.optional("departureDate").map(Self.isDateOnly) ?? false
         )
     }
 
@@ -160,8 +161,15 @@ public struct ExportDecoder: Sendable {
             distanceMeters: try distance(try fields.required("distanceMeters")),
             durationSeconds: try duration(try fields.required("durationSeconds")),
             departureDate: try departureField.map { (f) throws(FieldError) in try date(f) },
-            departureDatePlace: departureField.map { FieldPlace(offset: $0.node.offset, path: $0.path.description) }
+            departureDatePlace: departureField.map { FieldPlace(offset: $0.node.offset, path: $0.path.description) },
+            departureIsDateOnly: departureField.map(Self.isDateOnly) ?? false
         )
+    }
+
+    /// A date written without a time ("2026-06-12"): a calendar date rather than an instant.
+    package static func isDateOnly(_ field: JSONField) -> Bool {
+        if case .string(let text) = field.node.value { return text.utf8.count == 10 }
+        return false
     }
 
     // MARK: Field kinds

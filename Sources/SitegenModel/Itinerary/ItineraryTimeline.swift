@@ -83,7 +83,11 @@ public struct ItineraryTimeline: Sendable {
 
         // Segments: at their departure time, or after the games of the stops already left
         // that day and before the next stop's (the seed's day: SFG @ TEX → Drive to
-        // Milwaukee → PIT @ MIL). Shown, and dated, in the from-stop's zone.
+        // Milwaukee → PIT @ MIL). Shown, and dated, in the from-stop's zone; a date written
+        // without a time names its day in any zone.
+        func tripDay(of date: Date, dateOnly: Bool, zone: TimeZone?) -> Int {
+            dayNumber(date, dateOnly ? timeZone : zone ?? timeZone) - firstDay
+        }
         var searchFrom = 0
         for segment in trip.travelSegments {
             let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
@@ -96,7 +100,7 @@ public struct ItineraryTimeline: Sendable {
             }
             let zone = fromIndex.flatMap { zoneOfGames(at: trip.stops[$0], catalog: catalog) }
             if let departure = segment.departureDate {
-                let day = dayNumber(departure, zone ?? timeZone) - firstDay
+                let day = tripDay(of: departure, dateOnly: segment.departureIsDateOnly, zone: zone)
                 if (0..<dayCount).contains(day) {
                     add(.travel(segment, zone: zone), day: day, key: departure.timeIntervalSince1970)
                 } else {
@@ -111,7 +115,9 @@ public struct ItineraryTimeline: Sendable {
             }
             // A from-city that matches no stop: after the first day's games.
             let leftBehind = fromIndex ?? trip.stops.count
-            let day = fromIndex.map { clamp(dayNumber(trip.stops[$0].departureDate, timeZone)) } ?? 0
+            let day = fromIndex.map { index in
+                clamp(tripDay(of: trip.stops[index].departureDate, dateOnly: trip.stops[index].departureIsDateOnly, zone: zone) + firstDay)
+            } ?? 0
             // Games of unknown time (key infinity) stay last: they cannot be placed.
             let lastGameLeftBehind = timed[day].compactMap { entry -> Double? in
                 guard case .game = entry.entry, let stop = entry.stop, stop <= leftBehind else { return nil }
