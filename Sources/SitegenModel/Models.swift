@@ -42,16 +42,18 @@ public struct Stop: Sendable, Encodable, Equatable {
     /// value: not encoded (a poll's key) nor compared.
     package var gameOffsets: [Int] = []
     /// `departureDate` was written as a date alone ("2026-06-12", midnight in the site's
-    /// zone): it names that calendar date, in whatever zone the stop is.
+    /// zone): it names that calendar date, in whatever zone the stop is. Part of the value
+    /// (it can move a drive to another day), so encoded into a poll's key and compared.
     package var departureIsDateOnly = false
 
     private enum CodingKeys: String, CodingKey {
-        case city, state, latitude, longitude, arrivalDate, departureDate, games
+        case city, state, latitude, longitude, arrivalDate, departureDate, games, departureIsDateOnly
     }
 
     public static func == (a: Stop, b: Stop) -> Bool {
         a.city == b.city && a.state == b.state && a.latitude == b.latitude && a.longitude == b.longitude
             && a.arrivalDate == b.arrivalDate && a.departureDate == b.departureDate && a.games == b.games
+            && a.departureIsDateOnly == b.departureIsDateOnly
     }
 
     package init(city: String, state: String, latitude: Double, longitude: Double, arrivalDate: Date,
@@ -83,12 +85,13 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
     package var departureIsDateOnly = false
 
     private enum CodingKeys: String, CodingKey {
-        case id, fromCity, toCity, distanceMeters, durationSeconds, departureDate
+        case id, fromCity, toCity, distanceMeters, durationSeconds, departureDate, departureIsDateOnly
     }
 
     public static func == (a: TravelSegment, b: TravelSegment) -> Bool {
         a.id == b.id && a.fromCity == b.fromCity && a.toCity == b.toCity && a.distanceMeters == b.distanceMeters
             && a.durationSeconds == b.durationSeconds && a.departureDate == b.departureDate
+            && a.departureIsDateOnly == b.departureIsDateOnly
     }
 
     package init(id: String, fromCity: String, toCity: String, distanceMeters: Double, durationSeconds: Double,

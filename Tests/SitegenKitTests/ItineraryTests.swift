@@ -337,6 +337,18 @@ struct ItineraryTimelineTests {
         #expect(result.unscheduled.isEmpty && result.warnings.isEmpty)
     }
 
+    @Test("A date written alone is part of a trip's value, so of a poll's key: it can move a drive to another day; where a date was read is not")
+    func dateOnlyIsPartOfTheValue() {
+        func digest(_ trip: Trip) -> String { ValueDigest.of(trip, context: "c") }
+        var stop = S.trip(), segment = S.trip(segmentDeparture: "2026-06-13"), place = S.trip()
+        stop.stops[0].departureIsDateOnly = true
+        segment.travelSegments[0].departureIsDateOnly = true
+        place.travelSegments[0].departureDatePlace = FieldPlace(offset: 9, path: "travelSegments[0].departureDate")
+        #expect(stop != S.trip() && digest(stop) != digest(S.trip()))
+        #expect(segment != S.trip(segmentDeparture: "2026-06-13") && digest(segment) != digest(S.trip(segmentDeparture: "2026-06-13")))
+        #expect(place == S.trip() && digest(place) == digest(S.trip()))
+    }
+
     @Test("A route line is the stops as travelled: a city visited twice is named twice, consecutive stops in one city once")
     func routeCities() {
         func trip(_ stops: [(city: String, state: String)]) -> Trip {
