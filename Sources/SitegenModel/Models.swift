@@ -37,10 +37,10 @@ public struct Stop: Sendable, Encodable, Equatable {
     public var arrivalDate: Date
     public var departureDate: Date
     public var games: [String]
-    /// Where each of `games` was read (byte offsets in its file), for a warning about one
+    /// Where each of `games` was read (its offset and JSON path), for a warning about one
     /// id; empty when not read from a file. Like every SourceRef, not part of the stop's
     /// value: not encoded (a poll's key) nor compared.
-    package var gameOffsets: [Int] = []
+    package var gamePlaces: [FieldPlace] = []
     /// `departureDate` was written as a date alone ("2026-06-12", midnight in the site's
     /// zone): it names that calendar date, in whatever zone the stop is. Part of the value
     /// (it can move a drive to another day), so encoded into a poll's key and compared.
@@ -57,7 +57,7 @@ public struct Stop: Sendable, Encodable, Equatable {
     }
 
     package init(city: String, state: String, latitude: Double, longitude: Double, arrivalDate: Date,
-                 departureDate: Date, games: [String], gameOffsets: [Int] = [], departureIsDateOnly: Bool = false) {
+                 departureDate: Date, games: [String], gamePlaces: [FieldPlace] = [], departureIsDateOnly: Bool = false) {
         self.city = city
         self.state = state
         self.latitude = latitude
@@ -65,7 +65,7 @@ public struct Stop: Sendable, Encodable, Equatable {
         self.arrivalDate = arrivalDate
         self.departureDate = departureDate
         self.games = games
-        self.gameOffsets = gameOffsets
+        self.gamePlaces = gamePlaces
         self.departureIsDateOnly = departureIsDateOnly
     }
 }

@@ -292,7 +292,7 @@ struct AppExportTests {
         _ = try SiteBuilder(options: options, log: log).run()
         let shown = displayPath(site.root) + "/"
         #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == (0..<3).map {
-            #"Data/trips/t.json:\#(3 + $0):5: warning: trip "Loop": no game catalog holds game g\#($0); the page shows its id"#
+            #"Data/trips/t.json:\#(3 + $0):5: warning: stops[0].games[\#($0)]: trip "Loop": no game catalog holds game g\#($0); the page shows its id"#
         })
         #expect(log.omissions.map(\.description) == ["warning: 9 more like these: game ids that no catalog holds; the pages show the ids (--verbose lists every one)"])
     }

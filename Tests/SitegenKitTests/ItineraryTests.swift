@@ -520,7 +520,7 @@ struct ItineraryPageBuildTests {
         }
         // Printed by file.
         #expect(diagnostics == [
-            "Data/items/items.json:3:3: warning: item \"Check in: The Pfister\" (item-2): its anchor travel segment AAAAAAAA-0000-0000-0000-000000000001 is not on day 2; shown at the start of the day",
+            "Data/items/items.json:3:166: warning: [1].anchorId: item \"Check in: The Pfister\" (item-2): its anchor travel segment AAAAAAAA-0000-0000-0000-000000000001 is not on day 2; shown at the start of the day",
             "Data/trips/chicago-milwaukee.json:42:24: warning: travelSegments[0].departureDate: travel segment AAAAAAAA-0000-0000-0000-000000000001 (Chicago → Milwaukee) is outside the dates of trip \"A: Chicago & Milwaukee\"; listed under Unscheduled",
         ])
         let page = try #require(tree[Self.page])

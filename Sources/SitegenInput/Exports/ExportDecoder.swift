@@ -146,7 +146,7 @@ public struct ExportDecoder: Sendable {
             arrivalDate: try date(try fields.required("arrivalDate")),
             departureDate: try date(try fields.required("departureDate")),
             games: try gameIds?.array { (f) throws(FieldError) in try f.string() } ?? [],
-            gameOffsets: (try? gameIds?.elements().map(\.node.offset)) ?? [],
+            gamePlaces: (try? gameIds?.elements().map { FieldPlace(offset: $0.node.offset, path: $0.path.description) }) ?? [],
             departureIsDateOnly: fields.optional("departureDate").map(Self.isDateOnly) ?? false
         )
     }

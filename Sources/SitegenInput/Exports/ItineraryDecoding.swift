@@ -48,14 +48,18 @@ extension ExportDecoder {
         case "afterTravel": anchor = .afterTravel(Self.normalisedId(try fields.required("anchorId").text()))
         case let other: throw anchorField.error("unknown anchor type \"\(other)\"; expected startOfDay, afterGame or afterTravel")
         }
-        return CustomItem(
+        let anchorDayField = try fields.required("anchorDay")
+        var item = CustomItem(
             id: id, tripId: tripId, category: category, title: title, anchor: anchor,
-            anchorDay: try count(try fields.required("anchorDay"), max: Self.maxAnchorDay, min: -Self.maxAnchorDay),
+            anchorDay: try count(anchorDayField, max: Self.maxAnchorDay, min: -Self.maxAnchorDay),
             createdAt: try date(try fields.required("createdAt")),
             modifiedAt: try date(try fields.required("modifiedAt")),
             notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
             source: source
         )
+        item.anchorDayPlace = FieldPlace(offset: anchorDayField.node.offset, path: anchorDayField.path.description)
+        item.anchorIdPlace = fields.optional("anchorId").map { FieldPlace(offset: $0.node.offset, path: $0.path.description) }
+        return item
     }
 
     /// An itinerary file holds a bare trip, or `{trip, games, customItems}`.

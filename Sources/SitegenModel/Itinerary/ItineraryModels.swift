@@ -63,6 +63,8 @@ public struct CustomItem: Sendable, Equatable {
     public var modifiedAt: Date
     public var notes: String?
     public var source: SourceRef
+    /// Where `anchorDay` and `anchorId` were read, for a warning about them.
+    package var anchorDayPlace: FieldPlace? = nil, anchorIdPlace: FieldPlace? = nil
 
     package init(id: String, tripId: String, category: Category, title: String, anchor: Anchor, anchorDay: Int,
                  createdAt: Date, modifiedAt: Date, notes: String?, source: SourceRef) {

@@ -74,9 +74,10 @@ public struct ItineraryTimeline: Sendable {
                     }
                 } else {
                     add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity, stop: stopIndex)
+                    let place = gameIndex < stop.gamePlaces.count ? stop.gamePlaces[gameIndex] : nil
                     warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id",
                                             summary: "game ids that no catalog holds; the pages show the ids",
-                                            offset: gameIndex < stop.gameOffsets.count ? stop.gameOffsets[gameIndex] : nil))
+                                            offset: place?.offset, field: place?.path ?? ""))
                 }
             }
         }
@@ -134,8 +135,10 @@ public struct ItineraryTimeline: Sendable {
             let day = item.anchorDay - 1
             guard (0..<dayCount).contains(day) else {
                 unscheduled.append(.item(item))
-                warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)) is on day \(item.anchorDay), outside the trip's \(dayCount) days; listed under Unscheduled",
-                                        summary: "custom items on a day outside their trip are listed under Unscheduled"))
+                warnings.append(Warning(source: item.source.at(offset: item.anchorDayPlace?.offset ?? item.source.offset),
+                                        message: "item \"\(item.title)\" (\(item.id)) is on day \(item.anchorDay), outside the trip's \(Formatting.count(dayCount, "day")); listed under Unscheduled",
+                                        summary: "custom items on a day outside their trip are listed under Unscheduled",
+                                        field: item.anchorDayPlace?.path ?? ""))
                 continue
             }
             switch item.anchor {
@@ -156,8 +159,10 @@ public struct ItineraryTimeline: Sendable {
                     after["\(day)|\(isGame ? "game" : "travel"):\(id)", default: []].append(item)
                 } else {
                     atStart[day].append(item)
-                    warnings.append(Warning(source: item.source, message: "item \"\(item.title)\" (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day",
-                                            summary: "custom items whose anchor is not on their day are shown at the start of the day"))
+                    warnings.append(Warning(source: item.source.at(offset: item.anchorIdPlace?.offset ?? item.source.offset),
+                                            message: "item \"\(item.title)\" (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day",
+                                            summary: "custom items whose anchor is not on their day are shown at the start of the day",
+                                            field: item.anchorIdPlace?.path ?? ""))
                 }
             }
         }
