@@ -537,6 +537,20 @@ struct ItineraryPageBuildTests {
         #expect(page.components(separatedBy: "entry-travel").count == 2, "the drive is shown once")
     }
 
+    @Test("A drive whose departureDate is a date alone is on that day with no made-up time; under Unscheduled, with its date")
+    func dateOnlyDrive() throws {
+        let (tree, diagnostics) = try build {
+            $0.replacingOccurrences(of: "\"durationSeconds\": 5700\n", with: "\"durationSeconds\": 5700,\n      \"departureDate\": \"2026-08-02\"\n")
+        }
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let page = try #require(tree[Self.page])
+        #expect(page.contains("<p class=\"entry-meta\"><span class=\"entry-label\">Drive</span></p>\n              <p class=\"entry-title\">Chicago → Milwaukee</p>"))
+        let (stale, _) = try build {
+            $0.replacingOccurrences(of: "\"durationSeconds\": 5700\n", with: "\"durationSeconds\": 5700,\n      \"departureDate\": \"2026-07-20\"\n")
+        }
+        #expect(try #require(stale[Self.page]).contains("<span class=\"entry-label\">Drive</span> · <time datetime=\"2026-07-20T05:00:00Z\">July 20, 2026</time></p>"))
+    }
+
     @Test("Without exported totals, a game two stops list counts once, as the days show it")
     func totalGamesCountsEachGameOnce() throws {
         let (tree, diagnostics) = try build { json in

@@ -117,9 +117,14 @@ package enum ItineraryPages {
         case .unknownGame(let id):
             return TimelineEntry(kind: "game", icon: "🏟️", label: "Game", title: id, detail: "Game details are not in the catalog.")
         case .travel(let segment, let zone):
+            // A departure written as a date alone has no time to show ("10:00 PM PDT" was
+            // midnight in the site's zone); under Unscheduled its date is shown.
+            let shown = segment.departureDate.flatMap { date in
+                segment.departureIsDateOnly ? (dated ? kit.format.longDate(date) : nil) : time(date, in: zone)
+            }
             return TimelineEntry(
                 kind: "travel", icon: "🚗", label: "Drive",
-                time: segment.departureDate.map { time($0, in: zone) },
+                time: shown,
                 datetime: segment.departureDate.map(Formatting.iso8601),
                 title: "\(BidiIsolation.isolated(segment.fromCity)) → \(BidiIsolation.isolated(segment.toCity))",
                 detail: "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))")
