@@ -324,6 +324,9 @@ struct ItineraryTimelineTests {
         // 11:30 PM PDT on June 19 is 1:30 AM CDT on June 20: it was shown on day 2.
         trip.stops[0].departureDate = S.date("2026-06-19T23:30:00-07:00")
         #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:from", "travel"], ["game:to"], []])
+        // The headings agree: L.A. is left on day 1, with its drive (day 2 read "Los Angeles → San Diego",
+        // with nothing planned on the way).
+        #expect(timeline(trip, catalog: catalog).days.map(\.cities) == [["Los Angeles"], ["San Diego"], ["San Diego"]])
         // A departure written as a date alone names that date wherever the stop is:
         // "2026-06-20" is midnight in Chicago, 10 PM on June 19 in L.A.
         trip.stops[0].departureDate = S.date("2026-06-20")

@@ -185,7 +185,7 @@ public struct ItineraryTimeline: Sendable {
                 if let key, let items = after[key] { entries += items.map { .item($0) } }
             }
             let dayStart = startOfDay(firstDay + index, timeZone)
-            days.append(Day(number: index + 1, date: dayStart, cities: cities(on: firstDay + index, trip: trip, timeZone: timeZone),
+            days.append(Day(number: index + 1, date: dayStart, cities: cities(on: firstDay + index, trip: trip, timeZone: timeZone, catalog: catalog),
                             entries: entries))
         }
         // A day between stops (rare in exports) keeps the previous day's city.
@@ -201,11 +201,14 @@ public struct ItineraryTimeline: Sendable {
         stop.games.lazy.compactMap { catalog[$0]?.timeZone }.first
     }
 
-    /// Stops whose stay covers the day, in travel order (a travel day has two).
-    package static func cities(on day: Int, trip: Trip, timeZone: TimeZone) -> [String] {
+    /// Stops whose stay covers the day, in travel order (a travel day has two). A stop is
+    /// left on the day its drive is on: its departure dated in the zone of its games (a
+    /// date written alone names its own day), as the drive is.
+    package static func cities(on day: Int, trip: Trip, timeZone: TimeZone, catalog: [String: Game]) -> [String] {
         var cities: [String] = []
         for (stop, name) in zip(trip.stops, trip.stopNames) {
-            let arrival = dayNumber(stop.arrivalDate, timeZone), departure = dayNumber(stop.departureDate, timeZone)
+            let leaving = stop.departureIsDateOnly ? timeZone : zoneOfGames(at: stop, catalog: catalog) ?? timeZone
+            let arrival = dayNumber(stop.arrivalDate, timeZone), departure = dayNumber(stop.departureDate, leaving)
             if arrival <= day && day <= max(arrival, departure) && cities.last != name {
                 cities.append(name)
             }
