@@ -123,14 +123,19 @@ struct ConvoyRulesTests {
             ["id": "v1", "label": "Red Van", "driverId": "p-driver", "capacity": 4, "passengerIds": ["p-rider", "p-walker"]],
             ["id": "v2", "label": "Blue Car", "driverId": "p-owner", "capacity": 4, "passengerIds": ["p-rider"]],
             ["id": "v3", "label": "Bike", "driverId": "p-walker", "capacity": 2, "passengerIds": ["p-walker"]],
+            ["id": "v4", "label": "Coupe", "driverId": "p-driver", "capacity": 2, "passengerIds": []],
+            ["id": "v5", "label": "Tandem", "driverId": "p-watcher", "capacity": 2, "passengerIds": ["p-watcher"]],
         ])
-        #expect(convoy.peopleInSeveralSeats.map { $0.participant } == [2, 3])
-        #expect(convoy.peopleInSeveralSeats[0].seats == [Convoy.Seat(vehicle: 0, isDriver: false), Convoy.Seat(vehicle: 1, isDriver: false)])
+        #expect(convoy.peopleInSeveralSeats.map { $0.participant } == [1, 2, 3, 4])
+        #expect(convoy.peopleInSeveralSeats[1].seats == [Convoy.Seat(vehicle: 0, isDriver: false), Convoy.Seat(vehicle: 1, isDriver: false)])
+        // Each vehicle is named once, with the person's roles in it.
         #expect(convoy.warnings.map(\.message) == [
-            "\"Rosa\" is seated in more than one place: \"Red Van\" (passenger) and \"Blue Car\" (passenger); a person rides in one vehicle",
-            "\"Wes\" is seated in more than one place: \"Red Van\" (passenger), \"Bike\" (driver) and \"Bike\" (passenger); a person rides in one vehicle",
+            "\"Dan\" is seated in more than one vehicle: \"Red Van\" (driver) and \"Coupe\" (driver); a person rides in one vehicle",
+            "\"Rosa\" is seated in more than one vehicle: \"Red Van\" (passenger) and \"Blue Car\" (passenger); a person rides in one vehicle",
+            "\"Wes\" is seated in more than one vehicle: \"Red Van\" (passenger) and \"Bike\" (driver and passenger); a person rides in one vehicle",
+            "\"Vi\" is listed twice in \"Tandem\" (driver and passenger); one seat is counted",
         ])
-        #expect(convoy.warnings.map(\.field) == ["vehicles[1]", "vehicles[2]"])
+        #expect(convoy.warnings.map(\.field) == ["vehicles[3]", "vehicles[1]", "vehicles[2]", "vehicles[4]"])
     }
 
     @Test("A ready or active convoy with no driver fails the checklist: a warning naming what is missing", arguments: ["ready", "active"])

@@ -554,6 +554,14 @@ struct ItineraryPageBuildTests {
         #expect(try #require(stale[Self.page]).contains("<span class=\"entry-label\">Drive</span> · <time datetime=\"2026-07-20T05:00:00Z\">July 20, 2026</time></p>"))
     }
 
+    @Test("A drive between two cities of one name is written with their states, as the stops are")
+    func driveBetweenCitiesOfOneName() throws {
+        let (tree, _) = try build { $0.replacingOccurrences(of: "\"Milwaukee\"", with: "\"Chicago\"") }
+        let page = try #require(tree[Self.page])
+        #expect(page.contains("<p class=\"entry-title\">Chicago, IL → Chicago, WI</p>"))
+        #expect(!page.contains("Chicago → Chicago"))
+    }
+
     @Test("Without exported totals, a game two stops list counts once, as the days show it")
     func totalGamesCountsEachGameOnce() throws {
         let (tree, diagnostics) = try build { json in

@@ -127,9 +127,22 @@ extension Convoy {
         }
         for (person, seats) in peopleInSeveralSeats {
             let last = vehicles[seats.last!.vehicle].location
-            let places = seats.map { "\"\(vehicles[$0.vehicle].label)\" (\($0.isDriver ? "driver" : "passenger"))" }
-            warnings.append(last.source.diagnostic(.warning, field: last.path,
-                "\"\(participants[person].displayName)\" is seated in more than one place: \(listJoined(places)); a person rides in one vehicle"))
+            // Each vehicle named once, with the person's roles in it ("Bike" (driver and passenger)).
+            var roles: [(vehicle: Int, roles: [String])] = []
+            for seat in seats {
+                let role = seat.isDriver ? "driver" : "passenger"
+                if let at = roles.firstIndex(where: { $0.vehicle == seat.vehicle }) {
+                    if !roles[at].roles.contains(role) { roles[at].roles.append(role) }
+                } else {
+                    roles.append((seat.vehicle, [role]))
+                }
+            }
+            let places = roles.map { "\"\(vehicles[$0.vehicle].label)\" (\(listJoined($0.roles)))" }
+            let name = "\"\(participants[person].displayName)\""
+            let message = roles.count == 1
+                ? "\(name) is listed \(seats.count == 2 ? "twice" : "\(seats.count) times") in \(places[0]); one seat is counted"
+                : "\(name) is seated in more than one vehicle: \(listJoined(places)); a person rides in one vehicle"
+            warnings.append(last.source.diagnostic(.warning, field: last.path, message))
         }
         if let leader = unmatchedLeader {
             warnings.append(leader.source.diagnostic(.warning, field: leader.path,

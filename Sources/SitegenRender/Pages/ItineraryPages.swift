@@ -78,7 +78,9 @@ package enum ItineraryPages {
             },
             days: timeline.days.map { day in dayModel(day, trip: trip, legs: legs, kit: kit) },
             hasUnscheduled: !timeline.unscheduled.isEmpty,
-            unscheduled: timeline.unscheduled.map { entryModel($0, kit: kit, dated: true) })
+            unscheduled: timeline.unscheduled.map { [places = DrivePlaces(trip: trip, legs: legs)] in
+                entryModel($0, kit: kit, dated: true, places: places)
+            })
         if case .poll(let title, let pollPath, let number, let count) = published.origin {
             model.poll = ItineraryPageModel.Poll(title: title, href: kit.href(pollPath, from: path), number: number, count: count)
             meta.noindex = !kit.config.listPolls
@@ -89,20 +91,41 @@ package enum ItineraryPages {
     }
 
     package static func dayModel(_ day: ItineraryTimeline.Day, trip: Trip, legs: [String: TripRoute.Leg], kit: RenderKit) -> ItineraryPageModel.Day {
-        ItineraryPageModel.Day(
+        let places = DrivePlaces(trip: trip, legs: legs)
+        return ItineraryPageModel.Day(
             number: day.number,
             id: "day-\(day.number)",
             date: "\(kit.format.weekday(day.date)), \(kit.format.longDate(day.date))",
             cities: BidiIsolation.isolated(day.cities).joined(separator: " → "),
             isEmpty: day.entries.isEmpty,
-            entries: day.entries.map { entryModel($0, kit: kit) },
+            entries: day.entries.map { entryModel($0, kit: kit, places: places) },
             directions: TripRoute.points(of: day, legs: legs, trip: trip).flatMap { points in
                 HandoffLinks.directions(points, label: points.count > 2 ? "Directions for the day's drives" : "Directions for the drive")
             })
     }
 
+    /// A drive's ends named as the trip's stops are ("Portland, OR → Portland, ME" where the
+    /// trip has a Portland in two states); a segment carries only its cities' names.
+    package struct DrivePlaces {
+        var stopNames: [String] = []
+        var legs: [String: TripRoute.Leg] = [:]
+
+        init(trip: Trip, legs: [String: TripRoute.Leg]) {
+            stopNames = trip.stopNames
+            self.legs = legs
+        }
+
+        init() {}
+
+        func names(_ segment: TravelSegment) -> (from: String, to: String) {
+            guard let leg = legs[segment.id] else { return (segment.fromCity, segment.toCity) }
+            return (stopNames[leg.from], stopNames[leg.to])
+        }
+    }
+
     /// `dated`: the time with its date, for entries under Unscheduled, which no day heading dates.
-    package static func entryModel(_ entry: ItineraryTimeline.Entry, kit: RenderKit, dated: Bool = false) -> TimelineEntry {
+    package static func entryModel(_ entry: ItineraryTimeline.Entry, kit: RenderKit, dated: Bool = false,
+                                   places: DrivePlaces = DrivePlaces()) -> TimelineEntry {
         func time(_ date: Date, in zone: TimeZone?) -> String {
             dated ? kit.format.dateTime(date, in: zone) : kit.format.time(date, in: zone)
         }
@@ -122,11 +145,12 @@ package enum ItineraryPages {
             let shown = segment.departureDate.flatMap { date in
                 segment.departureIsDateOnly ? (dated ? kit.format.longDate(date) : nil) : time(date, in: zone)
             }
+            let (from, to) = places.names(segment)
             return TimelineEntry(
                 kind: "travel", icon: "🚗", label: "Drive",
                 time: shown,
                 datetime: segment.departureDate.map(Formatting.iso8601),
-                title: "\(BidiIsolation.isolated(segment.fromCity)) → \(BidiIsolation.isolated(segment.toCity))",
+                title: "\(BidiIsolation.isolated(from)) → \(BidiIsolation.isolated(to))",
                 detail: "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))")
         case .item(let item):
             return TimelineEntry(kind: "item item-\(item.category.rawValue)", icon: item.category.icon, label: item.category.label,
