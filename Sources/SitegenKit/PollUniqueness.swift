@@ -27,7 +27,7 @@ extension ExportSet {
             }
             let used = polls[first]
             log.add(poll.source.diagnostic(.error, field: field,
-                "\(named(poll)) is also used by \"\(used.title)\" (\(used.source.file):\(used.source.line))"))
+                "\(named(poll)) is also used by \(quoted(used.title)) (\(used.source.file):\(used.source.line))"))
         }
     }
 }

@@ -562,6 +562,18 @@ struct ItineraryPageBuildTests {
         #expect(!page.contains("Chicago → Chicago"))
     }
 
+    @Test("A long trip name is cut in warnings about the trip, which name the field anyway")
+    func longNameInWarnings() throws {
+        let name = "The Great " + String(repeating: "Lakes and Prairie ", count: 10) + "Baseball Road Trip"
+        let (_, diagnostics) = try build {
+            $0.replacingOccurrences(of: "A: Chicago & Milwaukee", with: name)
+              .replacingOccurrences(of: "\"g2\"\n", with: "\"g2\",\n        \"g-missing\"\n")
+        }
+        #expect(diagnostics.filter { $0.contains("g-missing") }.map { $0.components(separatedBy: ": warning: ").last! } == [
+            "stops[1].games[1]: trip \"The Great Lakes and Prairie Lakes and Prairie Lakes and…\": no game catalog holds game g-missing; the page shows its id",
+        ])
+    }
+
     @Test("Without exported totals, a game two stops list counts once, as the days show it")
     func totalGamesCountsEachGameOnce() throws {
         let (tree, diagnostics) = try build { json in

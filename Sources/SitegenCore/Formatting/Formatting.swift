@@ -188,6 +188,12 @@ public struct Formatting: Sendable {
     }
 }
 
+/// A name from an export as a diagnostic quotes it: in quotes, and cut to 60 characters
+/// (`shortened`), so a 200-character trip name does not fill every warning about the trip.
+package func quoted(_ name: String) -> String {
+    "\"" + shortened(name, toAtMost: 60) + "\""
+}
+
 /// `text` cut to at most `limit` characters for a preview's metadata, which chat apps and
 /// X cut anyway (X documents 200 characters for a description, 420 for an image's alt
 /// text): at the last space of the kept part when there is one in its last fifth, ended

@@ -114,15 +114,15 @@ extension Convoy {
             let at = vehicle.location.source
             if vehicle.isOverCapacity {
                 warnings.append(at.diagnostic(.warning, field: vehicle.location.path,
-                    "vehicle \"\(vehicle.label)\" is over capacity: \(vehicle.seatsUsed) people for \(Formatting.count(vehicle.capacity, "seat"))"))
+                    "vehicle \(quoted(vehicle.label)) is over capacity: \(vehicle.seatsUsed) people for \(Formatting.count(vehicle.capacity, "seat"))"))
             }
             if case .unknown(let field) = vehicle.driver {
                 warnings.append(at.diagnostic(.warning, field: field,
-                    "vehicle \"\(vehicle.label)\": the driver matches no participant; the page shows \"Unknown driver\""))
+                    "vehicle \(quoted(vehicle.label)): the driver matches no participant; the page shows \"Unknown driver\""))
             }
             for case .unknown(let field) in vehicle.passengers {
                 warnings.append(at.diagnostic(.warning, field: field,
-                    "vehicle \"\(vehicle.label)\": a passenger matches no participant; the page shows \"Unknown passenger\""))
+                    "vehicle \(quoted(vehicle.label)): a passenger matches no participant; the page shows \"Unknown passenger\""))
             }
         }
         for (person, seats) in peopleInSeveralSeats {
@@ -137,8 +137,8 @@ extension Convoy {
                     roles.append((seat.vehicle, [role]))
                 }
             }
-            let places = roles.map { "\"\(vehicles[$0.vehicle].label)\" (\(listJoined($0.roles)))" }
-            let name = "\"\(participants[person].displayName)\""
+            let places = roles.map { "\(quoted(vehicles[$0.vehicle].label)) (\(listJoined($0.roles)))" }
+            let name = quoted(participants[person].displayName)
             let message = roles.count == 1
                 ? "\(name) is listed \(seats.count == 2 ? "twice" : "\(seats.count) times") in \(places[0]); one seat is counted"
                 : "\(name) is seated in more than one vehicle: \(listJoined(places)); a person rides in one vehicle"

@@ -69,13 +69,13 @@ public struct ItineraryTimeline: Sendable {
                         add(.game(game), day: day, key: game.startTime.timeIntervalSince1970, stop: stopIndex)
                     } else {
                         unscheduled.append(.game(game))
-                        warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled",
+                        warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \(quoted(trip.name)); listed under Unscheduled",
                                                 summary: "games outside the dates of their trip are listed under Unscheduled"))
                     }
                 } else {
                     add(.unknownGame(id), day: clamp(dayNumber(stop.arrivalDate, timeZone)), key: .infinity, stop: stopIndex)
                     let place = gameIndex < stop.gamePlaces.count ? stop.gamePlaces[gameIndex] : nil
-                    warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": no game catalog holds game \(id); the page shows its id",
+                    warnings.append(Warning(source: nil, message: "trip \(quoted(trip.name)): no game catalog holds game \(id); the page shows its id",
                                             summary: "game ids that no catalog holds; the pages show the ids",
                                             offset: place?.offset, field: place?.path ?? ""))
                 }
@@ -96,7 +96,7 @@ public struct ItineraryTimeline: Sendable {
                 searchFrom = fromIndex + 1
             } else {
                 // "Atlantis → Chicago" was shown on the first day without a word.
-                warnings.append(Warning(source: nil, message: "trip \"\(trip.name)\": travel segment \(segment.id) leaves from \"\(segment.fromCity)\", none of its stops in route order; shown \(segment.departureDate == nil ? "after the first day's games" : "at its departure time"), in the site's time zone",
+                warnings.append(Warning(source: nil, message: "trip \(quoted(trip.name)): travel segment \(segment.id) leaves from \"\(segment.fromCity)\", none of its stops in route order; shown \(segment.departureDate == nil ? "after the first day's games" : "at its departure time"), in the site's time zone",
                                         summary: "travel segments that leave from none of their trip's stops"))
             }
             let zone = fromIndex.flatMap { zoneOfGames(at: trip.stops[$0], catalog: catalog) }
@@ -108,7 +108,7 @@ public struct ItineraryTimeline: Sendable {
                     // A stale date (the trip was moved, the drive was not) was shown on the
                     // first or last day at its clock time, as if on that day.
                     unscheduled.append(.travel(segment, zone: zone))
-                    warnings.append(Warning(source: nil, message: "travel segment \(segment.id) (\(segment.fromCity) → \(segment.toCity)) is outside the dates of trip \"\(trip.name)\"; listed under Unscheduled",
+                    warnings.append(Warning(source: nil, message: "travel segment \(segment.id) (\(segment.fromCity) → \(segment.toCity)) is outside the dates of trip \(quoted(trip.name)); listed under Unscheduled",
                                             summary: "travel segments outside the dates of their trip are listed under Unscheduled",
                                             offset: segment.departureDatePlace?.offset, field: segment.departureDatePlace?.path ?? ""))
                 }
@@ -136,7 +136,7 @@ public struct ItineraryTimeline: Sendable {
             guard (0..<dayCount).contains(day) else {
                 unscheduled.append(.item(item))
                 warnings.append(Warning(source: item.source.at(offset: item.anchorDayPlace?.offset ?? item.source.offset),
-                                        message: "item \"\(item.title)\" (\(item.id)) is on day \(item.anchorDay), outside the trip's \(Formatting.count(dayCount, "day")); listed under Unscheduled",
+                                        message: "item \(quoted(item.title)) (\(item.id)) is on day \(item.anchorDay), outside the trip's \(Formatting.count(dayCount, "day")); listed under Unscheduled",
                                         summary: "custom items on a day outside their trip are listed under Unscheduled",
                                         field: item.anchorDayPlace?.path ?? ""))
                 continue
@@ -160,7 +160,7 @@ public struct ItineraryTimeline: Sendable {
                 } else {
                     atStart[day].append(item)
                     warnings.append(Warning(source: item.source.at(offset: item.anchorIdPlace?.offset ?? item.source.offset),
-                                            message: "item \"\(item.title)\" (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day",
+                                            message: "item \(quoted(item.title)) (\(item.id)): its anchor \(isGame ? "game" : "travel segment") \(id) is not on day \(item.anchorDay); shown at the start of the day",
                                             summary: "custom items whose anchor is not on their day are shown at the start of the day",
                                             field: item.anchorIdPlace?.path ?? ""))
                 }

@@ -131,7 +131,7 @@ public enum OptionSetSlug {
             let address = set.addressLocation
             let used = earlier.addressLocation.source
             log.add(address.source.diagnostic(.error, field: address.path,
-                "option set address options/\(set.slug)/ is also used by \"\(earlier.title)\" (\(used.file):\(used.line)); give one of them a different id"))
+                "option set address options/\(set.slug)/ is also used by \(quoted(earlier.title)) (\(used.file):\(used.line)); give one of them a different id"))
         }
     }
 }

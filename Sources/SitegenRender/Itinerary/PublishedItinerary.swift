@@ -125,7 +125,7 @@ public final class ItineraryLayout: @unchecked Sendable {
             let why = inPoll
                 ? "which is exported only in a poll, and poll pages do not show custom items; export the trip as an itinerary to publish it"
                 : "which no export holds"
-            log.add(item.source.diagnostic(.warning, field: "tripId", "item \"\(item.title)\" (\(item.id)) belongs to trip \(item.tripId), \(why); it is ignored",
+            log.add(item.source.diagnostic(.warning, field: "tripId", "item \(quoted(item.title)) (\(item.id)) belongs to trip \(item.tripId), \(why); it is ignored",
                 summary: "custom items whose trip is not an exported itinerary are ignored"))
         }
     }
