@@ -4,9 +4,9 @@ import SitegenModel
 
 extension ExportSet {
     /// SOURCE_DATE_EPOCH when set, else the newest date in the inputs — never the wall clock,
-    /// so the same inputs give the same bytes.
+    /// so the same inputs give the same bytes. Nil when no input holds a date.
     /// `streamedDates`: the polls' modification dates (polls are not kept here).
-    public func buildTime(environment: [String: String], streamedDates: [Date]) -> Date {
+    public func buildTime(environment: [String: String], streamedDates: [Date]) -> Date? {
         if let epoch = environment[SourceDateEpoch.name].flatMap(SourceDateEpoch.seconds) {
             return Date(timeIntervalSince1970: epoch)
         }
@@ -25,7 +25,7 @@ extension ExportSet {
         for set in optionSets {
             for trip in set.trips { planned += Self.plannedDates(of: trip) }
         }
-        return planned.max() ?? Date(timeIntervalSinceReferenceDate: 0)
+        return planned.max()
     }
 
     private static func plannedDates(of trip: Trip) -> [Date] {

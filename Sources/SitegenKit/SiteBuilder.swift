@@ -169,7 +169,7 @@ public struct SiteBuilder {
         let checked = try stages.run(.check, "Checking across exports") { () throws(BuildFailure) in
             try CheckStage(log: log, failure: render.failure).run(inputs)
         }
-        let computed = try stages.run(.compute, "Computing build time and tips") { ComputeStage(options: options).run(checked) }
+        let computed = try stages.run(.compute, "Computing build time and tips") { ComputeStage(options: options, log: log).run(checked) }
         let plan = try stages.run(.plan, "Planning pages") { () throws(BuildFailure) in
             try PlanStage(paths: paths).run(computed)
         }

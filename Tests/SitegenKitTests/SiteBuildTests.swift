@@ -73,6 +73,33 @@ struct SiteBuildTests {
         #expect(try site.read("Output/tips/index.html").contains("July 20, 2026"))
     }
 
+    @Test("A site whose inputs hold no date is dated by --date, or warned about: it would say January 1, 2001 without a word")
+    func buildTimeOfAnUndatedSite() throws {
+        let site = try TemporarySite()
+        try site.copy(from: Self.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        for file in ["Data/polls/polls.json", "Data/votes/spec-example.json", "Data/votes/tie.json", "Data/items/items.json", "Data/games/games.json"] {
+            try site.write(file, "[]")
+        }
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/trips/chicago-milwaukee.json"))
+        let config = site.root.appendingPathComponent("site.yml")
+        var options = BuildOptions(configFile: config)
+        options.environment = [:]
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: options, log: log).run()
+        #expect(log.all.map(\.description) == [
+            "\(displayPath(config)): warning: no input holds a date, so the site is dated January 1, 2001 (the tips page, manifest.json); pass --date YYYY-MM-DD or set SOURCE_DATE_EPOCH",
+        ])
+        #expect(try site.read("Output/manifest.json").contains("\"buildTime\": \"2001-01-01T00:00:00Z\""))
+
+        options.date = Date(timeIntervalSince1970: 1_788_220_800)   // 2026-09-01
+        let dated = DiagnosticLog()
+        _ = try SiteBuilder(options: options, log: dated).run()
+        #expect(dated.all.isEmpty, "\(dated.all)")
+        #expect(try site.read("Output/manifest.json").contains("\"buildTime\": \"2026-09-01T00:00:00Z\""))
+        #expect(try site.read("Output/tips/index.html").contains("September 1, 2026"))
+    }
+
     @Test("404.html carries its stylesheet; without baseURL it links from the domain's root, as a host shows it at any mistyped depth; with urls: files, relatively")
     func notFoundLinks() throws {
         func hrefs(urls: String) throws -> [String] {

@@ -16,11 +16,12 @@ struct Computed {
 /// the site model. Each poll was counted as it streamed past (`count`).
 struct ComputeStage {
     let options: BuildOptions
+    let log: DiagnosticLog
 
     func run(_ inputs: Inputs) -> Computed {
         let config = inputs.config
-        let buildTime = inputs.exports.buildTime(environment: options.environment,
-                                                 streamedDates: inputs.polls.map(\.modifiedAt))
+        let buildTime = inputs.exports.buildTime(environment: options.environment, streamedDates: inputs.polls.map(\.modifiedAt))
+            ?? undatedBuildTime()
         let tips = Self.publishedTips(catalog: inputs.tipCatalog, config: config, options: options, buildTime: buildTime)
         var site = SiteModel(config: config, tips: tips, polls: inputs.polls.sorted { $0.shareCode < $1.shareCode },
                              assets: inputs.assets, convoys: ConvoyPages.sorted(inputs.exports.convoys),
@@ -29,6 +30,15 @@ struct ComputeStage {
         let kit = RenderKit(config: config, templates: inputs.templates, links: SiteLinks(style: config.urls, baseURL: config.baseURL),
                             format: Formatting(timeZone: config.timeZone), buildTime: buildTime, navigation: inputs.navigation)
         return Computed(site: site, buildTime: buildTime, kit: kit)
+    }
+
+    /// No input holds a date (a site of pages and tips): `--date`, else 2001-01-01, which
+    /// the tips page and manifest.json would show without a word.
+    private func undatedBuildTime() -> Date {
+        if let date = options.date { return date }
+        log.add(Diagnostic(.warning, file: displayPath(options.configFile),
+                           message: "no input holds a date, so the site is dated January 1, 2001 (the tips page, manifest.json); pass --date YYYY-MM-DD or set SOURCE_DATE_EPOCH"))
+        return Date(timeIntervalSinceReferenceDate: 0)
     }
 
     /// A poll with its ballots counted.
