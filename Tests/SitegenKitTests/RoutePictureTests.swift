@@ -52,6 +52,29 @@ struct RoutePictureTests {
         #expect(picture.points.allSatisfy { $0.x >= 34 && $0.x <= RoutePicture.width - 34 })
     }
 
+    /// An audit's trip: five stops within 20 miles of each other at the end of a long drive,
+    /// Foxborough (the last) beside Boston (the second).
+    static let bostonLoop = [
+        ("New York", 40.7505, -73.9934), ("Boston", 42.3662, -71.0621), ("Providence", 41.824, -71.4128),
+        ("Pawtucket", 41.8787, -71.3826), ("Attleboro", 41.9445, -71.2856), ("Mansfield", 42.0334, -71.219),
+        ("Foxborough", 42.0909, -71.2643),
+    ].enumerated().map { Place(name: $1.0, marker: String($0 + 1), latitude: $1.1, longitude: $1.2) }
+
+    @Test("A late stop beside an early one: the early name moves aside rather than be drawn over (Foxborough over Boston)")
+    func laterStopBesideEarlier() throws {
+        let picture = try #require(RoutePicture.make(places: Self.bostonLoop))
+        let boxes = labels(picture)
+        for box in boxes {
+            #expect(box.minX >= 0 && box.maxX <= RoutePicture.width && box.minY >= 0 && box.maxY <= RoutePicture.height)
+        }
+        for (i, a) in boxes.enumerated() {
+            for (j, b) in boxes.enumerated() where j > i {
+                #expect(a.maxX <= b.minX || b.maxX <= a.minX || a.maxY <= b.minY || b.maxY <= a.minY,
+                        "\(picture.points[i].name) and \(picture.points[j].name) overlap")
+            }
+        }
+    }
+
     @Test("A name beside the line leaves it: Denver, west of Kansas City, is written above its point")
     func offTheLine() throws {
         let picture = try #require(RoutePicture.make(places: [

@@ -66,9 +66,12 @@ package enum RouteLabels {
         return min(max(centred, margin - left), width - margin - rightmostPoint)
     }
 
-    /// One placement per point, in route order: each label takes the cheapest of six
-    /// spots (level, above or below, on either side), its preferred side first on a tie.
-    /// Runs for every trip page, so it allocates nothing per spot tried.
+    /// One placement per point, in route order: each label takes the cheapest spot (level,
+    /// one or two steps above or below, on either side, or tucked above or below), its
+    /// preferred side first on a tie. Then each label is weighed again against all the
+    /// others, not only those placed before it, until none moves: placed in route order
+    /// alone, Boston took the spot Foxborough (five stops later, 20 miles away) then had
+    /// to be drawn over. Runs for every trip page, so it allocates nothing per spot tried.
     package static func place(names: [String], points: [(x: Double, y: Double)], width: Double, height: Double) -> [Placement] {
         // Each spot is weighed against every other label, marker and stretch of the line:
         // the work grows with the square of the stops. A route of more than a couple of
@@ -78,36 +81,70 @@ package enum RouteLabels {
             return points.map { Placement(onLeft: $0.x > width * 0.6, dy: 0) }
         }
         let markers = points.map { Box(minX: $0.x - 11, maxX: $0.x + 11, minY: $0.y - 11, maxY: $0.y + 11) }
-        var placed: [Box] = []
-        placed.reserveCapacity(points.count)
-        var placements: [Placement] = []
-        for (index, point) in points.enumerated() {
+        let widths = names.map(textWidth)
+        // The labels placed so far (nil: not yet, or the one being weighed).
+        var boxes: [Box?] = Array(repeating: nil, count: points.count)
+
+        func cost(of label: Box, _ index: Int, dy: Double) -> Double {
+            let point = points[index]
+            var cost = label.outside(width: width, height: height) * 20 + label.lengthCrossed(by: points) * 10
+            for case let placed? in boxes { cost += label.overlap(placed) }
+            for (other, marker) in markers.enumerated() where other != index { cost += label.overlap(marker) }
+            // A label nearer another point than its own reads as that point's.
+            let own = label.distance(to: point)
+            for (other, otherPoint) in points.enumerated() where other != index && label.distance(to: otherPoint) < own {
+                cost += ambiguity
+            }
+            // Two steps away only to get clear of something: level beats a step away on a tie.
+            return cost + (abs(dy) > step ? 1 : 0)
+        }
+
+        /// The cheapest spot for label `index` against the labels in `boxes`.
+        func best(_ index: Int) -> (placement: Placement, box: Box, cost: Double) {
+            let point = points[index]
             let preferLeft = point.x > width * 0.6
-            let textWidth = textWidth(names[index])
-            var best = Placement(onLeft: preferLeft, dy: 0), bestBox = box(best, at: point, textWidth: textWidth)
+            var best = Placement(onLeft: preferLeft, dy: 0), bestBox = box(best, at: point, textWidth: widths[index])
             var bestCost = Double.infinity
-            // Beside the point first (level, above, below; the preferred side first), then
+            // Beside the point first (level, then up or down; the preferred side first), then
             // tucked above or below it.
             for tucked in [false, true] {
                 for onLeft in [preferLeft, !preferLeft] {
-                    for dy in tucked ? [-step, step] : [0, -step, step] {
+                    for dy in tucked ? [-step, step, -2 * step, 2 * step] : [0, -step, step, -2 * step, 2 * step] {
                         let placement = Placement(onLeft: onLeft, dy: dy, tucked: tucked)
-                        let label = box(placement, at: point, textWidth: textWidth)
-                        var cost = label.outside(width: width, height: height) * 20 + label.lengthCrossed(by: points) * 10
-                        for other in placed { cost += label.overlap(other) }
-                        for (other, marker) in markers.enumerated() where other != index { cost += label.overlap(marker) }
-                        // A label nearer another point than its own reads as that point's.
-                        let own = label.distance(to: point)
-                        for (other, otherPoint) in points.enumerated() where other != index && label.distance(to: otherPoint) < own {
-                            cost += ambiguity
-                        }
+                        let label = box(placement, at: point, textWidth: widths[index])
+                        let cost = cost(of: label, index, dy: dy)
                         // Strictly cheaper only: on a tie the earlier spot stays.
                         if cost < bestCost { (best, bestBox, bestCost) = (placement, label, cost) }
                     }
                 }
             }
-            placed.append(bestBox)
-            placements.append(best)
+            return (best, bestBox, bestCost)
+        }
+
+        var placements: [Placement] = []
+        placements.reserveCapacity(points.count)
+        for index in points.indices {
+            let chosen = best(index)
+            boxes[index] = chosen.box
+            placements.append(chosen.placement)
+        }
+        // Each label weighed again against all the others; a few rounds settle a trip.
+        for _ in 0..<4 {
+            var moved = false
+            for index in points.indices {
+                let current = boxes[index]!
+                boxes[index] = nil
+                let now = cost(of: current, index, dy: placements[index].dy)
+                let chosen = best(index)
+                if chosen.cost < now - 1e-9 {
+                    placements[index] = chosen.placement
+                    boxes[index] = chosen.box
+                    moved = true
+                } else {
+                    boxes[index] = current
+                }
+            }
+            guard moved else { break }
         }
         return placements
     }
