@@ -236,13 +236,36 @@ struct ConvoyDecodingTests {
         #expect(error.message == "latitude must be between -90 and 90")
     }
 
-    @Test("A private convoy is not published; any other visibility is")
+    @Test("A private convoy is not published; nor is one whose visibility is not a known published value, with a warning")
     func visibility() throws {
         var example = ConvoyExample()
         let field = { (example: ConvoyExample) in JSONField(try JSONParser.parse(Array(example.json.utf8))) }
-        example["visibility"] = "private"
-        #expect(try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source) == nil)
-        example["visibility"] = "friends"
-        #expect(try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source)?.title == "Cubs at Brewers")
+        for value in ["private", "Private", " PRIVATE "] {
+            example["visibility"] = value
+            #expect(try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source) == nil)
+        }
+        for value in ["friends", "Public", "shared ", "group"] {
+            example["visibility"] = value
+            #expect(try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source)?.title == "Cubs at Brewers")
+        }
+        example["visibility"] = NSNull()
+        #expect(try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source) != nil)
+
+        // A typo was published with every name in it, without a word.
+        example["visibility"] = "privte"
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        let line = example.line(of: "\"visibility\"")
+        #expect(built.diagnostics == [
+            // At the value: `  "visibility" : "privte"`.
+            "SITE/Data/convoys/convoy.json:\(line):18: warning: visibility: \"privte\" is not one of \"private\", \"friends\", \"group\", \"public\", \"shared\"; the convoy is not published, as if private",
+            "SITE/site.yml: warning: no input holds a date, so the site is dated January 1, 2001 (the tips page, manifest.json); pass --date YYYY-MM-DD or set SOURCE_DATE_EPOCH",
+        ])
+        #expect(throws: (any Error).self) { try built.page(ConvoySite.examplePage) }
+        #expect(try !built.site.read("Output/index.html").contains("Cubs at Brewers"))
+
+        // Not a string: an error, as any wrong type is.
+        example["visibility"] = 1
+        #expect(throws: FieldError.self) { try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source) }
     }
 }

@@ -66,6 +66,8 @@ struct OptionSetTests {
     @Test("Wrong or missing fields name the JSON path", arguments: [
         (#"{"options": []}"#, "title", "required field is missing"),
         (#"{"title": "  ", "options": []}"#, "title", "must not be empty"),
+        // Zero-width space, joiner and word joiner: drawn as nothing, an empty-looking title.
+        (#"{"title": "\u200b\u200d\u2060", "options": []}"#, "title", "must not be empty"),
         (#"{"title": "T"}"#, "options", "required field is missing"),
         (#"{"title": "T", "options": "none"}"#, "options", "expected an array, found a string"),
         (#"{"id": 7, "title": "T", "options": []}"#, "id", "expected a string, found a number"),

@@ -8,12 +8,29 @@ extension ExportDecoder {
     /// More seats than this is a corrupt export, not a vehicle.
     package static let maxSeats = 100
 
+    /// `visibility` values a convoy is published with (any letter case, spaces around
+    /// ignored); absent or null is published too.
+    package static let publishedVisibilities: Set<String> = ["public", "shared", "group", "friends"]
+
     /// A convoy to publish, or nil for one whose `visibility` is `private` (its owner keeps
-    /// it to the group; it is not read further).
+    /// it to the group; it is not read further). Any other value not known to be published
+    /// ("privte", "hidden") keeps it unpublished too, with a warning: a typo must not
+    /// publish a convoy its owner meant to keep private.
     public func publishedConvoy(_ field: JSONField, source: SourceRef) throws(FieldError) -> Convoy? {
-        if case .object(let object) = field.node.value, let visibility = object["visibility"],
-           case .string(let value) = visibility.value, value.lowercased() == "private" {
-            return nil
+        if case .object(let object) = field.node.value, let visibility = object["visibility"] {
+            let visibilityField = JSONField(visibility, path: field.path.appending("visibility"))
+            if !visibilityField.isNull {
+                let value = try visibilityField.string()
+                let word = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                if word == "private" { return nil }
+                if !Self.publishedVisibilities.contains(word) {
+                    let known = (["private"] + Self.publishedVisibilities.sorted()).map { "\"\($0)\"" }
+                    notes?.warning(at: visibilityField,
+                        "\(visibilityField.describeValue()) is not one of \(known.joined(separator: ", ")); the convoy is not published, as if private",
+                        summary: "convoys with an unknown visibility are not published")
+                    return nil
+                }
+            }
         }
         return try convoy(field, source: source)
     }

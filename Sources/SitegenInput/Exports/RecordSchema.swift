@@ -192,6 +192,12 @@ package final class ExportNotes: @unchecked Sendable {
     private let lock = NSLock()
     private var unknown: [String: (field: JSONField, schema: RecordSchema, count: Int)] = [:]
     private var conflicts: [(used: String, ignored: String, field: JSONField, schema: RecordSchema)] = []
+    private var warnings: [(field: JSONField, message: String, summary: String?)] = []
+
+    /// A warning about one value of a record, reported at it with the file's other notes.
+    package func warning(at field: JSONField, _ message: String, summary: String? = nil) {
+        lock.withLock { warnings.append((field, message, summary)) }
+    }
 
     package func conflict(used: String, ignored: String, at field: JSONField, schema: RecordSchema) {
         lock.withLock { conflicts.append((used, ignored, field, schema)) }
@@ -217,6 +223,11 @@ package final class ExportNotes: @unchecked Sendable {
     /// One warning per unknown field name, at its first place in the file, for the first
     /// `namesPerFile` names in the file; then one for the rest.
     package func report(to log: DiagnosticLog, source: (Int) -> SourceRef) {
+        // In file order, whichever thread decoded the record.
+        for warning in lock.withLock({ warnings }).sorted(by: { $0.field.node.offset < $1.field.node.offset }) {
+            log.add(source(warning.field.node.offset).diagnostic(.warning, field: warning.field.path.description,
+                                                                 warning.message, summary: warning.summary))
+        }
         for conflict in lock.withLock({ conflicts }) {
             log.add(source(conflict.field.node.offset).diagnostic(.warning, field: Self.quoted(conflict.field.path.description),
                 "the \(conflict.schema.name) has both \"\(conflict.used)\" and \"\(conflict.ignored)\", with different values; \"\(conflict.used)\" is read and \"\(conflict.ignored)\" ignored",

@@ -35,10 +35,13 @@ public struct JSONField: Sendable {
         return text
     }
 
-    /// A string that must not be blank (names, titles).
+    /// A string that must not be blank (names, titles): spaces, and characters drawn as
+    /// nothing (zero-width spaces and joiners, which made an empty-looking title), are blank.
     public func text() throws(FieldError) -> String {
         let text = try string()
-        if text.unicodeScalars.allSatisfy(\.properties.isWhitespace) { throw error("must not be empty") }
+        if text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
+            throw error("must not be empty")
+        }
         return text
     }
 
