@@ -125,13 +125,10 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// cannot disguise one as another. What the folder holds is `checkOwnership`'s concern.
     public func checkSafe(siteFolder: URL, protecting protected: [URL]) throws(OutputError) {
         let outputPath = Self.resolvingLinks(output).path
-        for folder in [siteFolder] + protected {
-            let path = Self.resolvingLinks(folder).path
-            if path == outputPath || path.hasPrefix(outputPath + "/") {
-                throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is or contains \(displayPath(folder)), which sitegen reads")
-            }
+        for folder in [siteFolder] + protected where Self.path(Self.resolvingLinks(folder).path, isIn: outputPath) {
+            throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is or contains \(displayPath(folder)), which sitegen reads")
         }
-        for folder in protected where outputPath.hasPrefix(Self.resolvingLinks(folder).path + "/") {
+        for folder in protected where outputPath != Self.resolvingLinks(folder).path && Self.path(outputPath, isIn: Self.resolvingLinks(folder).path) {
             throw OutputError(message: "\(displayPath(output)): refusing to use this output folder: it is inside \(displayPath(folder)), which sitegen reads")
         }
         var isDirectory: ObjCBool = false
@@ -144,6 +141,12 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         if lstat(outputPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             throw OutputError(message: "\(displayPath(output)): the output path is a link to nothing (or a loop of links): make the folder it names, or name another")
         }
+    }
+
+    /// `path` is `folder` or inside it; every absolute path is inside `/` (`"/" + "/"` is
+    /// no prefix of "/home", and `--output /` was let through).
+    static func path(_ path: String, isIn folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     package static func isSitegenOutput(_ folder: URL) -> Bool {

@@ -151,15 +151,28 @@ struct ReliabilityTests {
     }
 
     @Test("Output folders that hold or sit inside what sitegen reads are refused", arguments: [
-        ".", "Data", "Data/polls", "Data/polls/out", "Templates", "Templates/x", "..",
+        ".", "Data", "Data/polls", "Data/polls/out", "Templates", "Templates/x", "..", "/", "//",
     ])
     func refusedOutputs(path: String) throws {
         let site = try goldenSite()
         let before = try fileTree(site.root)
+        let rootLock = FileManager.default.fileExists(atPath: "/.sitegen-lock")
         let result = try SitegenProcess.run(["build", "--output", path], in: site.root)
         #expect(result.status == 3)
-        #expect(result.stderr.contains("refusing to use this output folder"))
+        #expect(result.stderr.contains("refusing to use this output folder"), "\(result.stderr)")
         #expect(try fileTree(site.root) == before)
+        // `--output /` got past the check and left a lock file in the root folder.
+        #expect(FileManager.default.fileExists(atPath: "/.sitegen-lock") == rootLock)
+    }
+
+    @Test("A path is in a folder when it is the folder or below it; every absolute path is in /")
+    func pathInFolder() {
+        #expect(OutputFolder.path("/home/site", isIn: "/"))
+        #expect(OutputFolder.path("/", isIn: "/"))
+        #expect(OutputFolder.path("/home/site/Data", isIn: "/home/site"))
+        #expect(OutputFolder.path("/home/site", isIn: "/home/site"))
+        #expect(!OutputFolder.path("/home/site2", isIn: "/home/site"))
+        #expect(!OutputFolder.path("/home", isIn: "/home/site"))
     }
 }
 
