@@ -562,6 +562,29 @@ struct ItineraryPageBuildTests {
         #expect(!page.contains("Chicago → Chicago"))
     }
 
+    @Test("An item exported twice is shown once, in its later version, with a warning at the older copy")
+    func itemExportedTwice() throws {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        // A newer export of item-1 beside the old one (and item-2 again, unchanged).
+        let items = try site.read("Data/items/items.json")
+        try site.write("Data/items/later.json", items
+            .replacingOccurrences(of: "Hot dogs at Superdawg", with: "Dinner at Gene & Jude's (moved)")
+            .replacingOccurrences(of: "\"modifiedAt\": \"2026-05-01T10:00:00Z\"", with: "\"modifiedAt\": \"2026-05-03T10:00:00Z\""))
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        let shown = displayPath(site.root) + "/"
+        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+            "Data/items/items.json:2:3: warning: id: item \"Hot dogs at Superdawg\" (item-1) is exported again, changed later, at Data/items/later.json:2; only the later version is shown",
+            "Data/items/items.json:3:3: warning: id: item \"Check in: The Pfister\" (item-2) is exported again at Data/items/later.json:3; it is shown once",
+        ])
+        let page = try site.read("Output/\(Self.page)")
+        #expect(page.contains("Dinner at Gene &amp; Jude&#39;s (moved)"))
+        #expect(!page.contains("Superdawg"))
+        #expect(page.components(separatedBy: "Check in: The Pfister").count == 2)
+    }
+
     @Test("A long trip name is cut in warnings about the trip, which name the field anyway")
     func longNameInWarnings() throws {
         let name = "The Great " + String(repeating: "Lakes and Prairie ", count: 10) + "Baseball Road Trip"

@@ -59,7 +59,7 @@ public struct ExportSet: Sendable {
         }
         set.itineraries = itineraries.records
         set.games = games.records + itineraries.records.flatMap(\.games)
-        set.customItems = items.records + itineraries.records.flatMap(\.customItems)
+        set.customItems = newestItems(items.records + itineraries.records.flatMap(\.customItems), log: log)
         // Ballots last: a rebuild takes unchanged vote files' ballots from the last build's
         // cache, which is still being read while the exports above are.
         set.loadBallots(readVotes ?? { url in Self.readVotes(url, loader: loader) })
@@ -68,6 +68,30 @@ public struct ExportSet: Sendable {
         // Each copy read again is one ballot with the first, not another.
         set.ballotCount -= repeats.reduce(0) { $0 + $1.ids.count }
         return set
+    }
+
+    /// An item exported twice (an old export kept beside a newer one, CloudKit query pages
+    /// that overlap) is one item, shown in its newest version: the later `modifiedAt`, on a
+    /// tie the one read last. Both were shown, the old title beside the new. A warning at
+    /// each older copy.
+    static func newestItems(_ items: [CustomItem], log: DiagnosticLog) -> [CustomItem] {
+        var index: [String: Int] = [:]
+        var kept: [CustomItem] = []
+        for item in items {
+            guard let at = index[item.id] else {
+                index[item.id] = kept.count
+                kept.append(item)
+                continue
+            }
+            let (newer, older) = item.modifiedAt >= kept[at].modifiedAt ? (item, kept[at]) : (kept[at], item)
+            kept[at] = newer
+            let again = "\(newer.source.file):\(newer.source.line)"
+            log.add(older.source.diagnostic(.warning, field: "id", newer.modifiedAt > older.modifiedAt
+                ? "item \(quoted(older.title)) (\(older.id)) is exported again, changed later, at \(again); only the later version is shown"
+                : "item \(quoted(older.title)) (\(older.id)) is exported again at \(again); it is shown once",
+                summary: "custom items exported more than once: only the latest version is shown"))
+        }
+        return kept
     }
 
     /// A vote id read again (an old JSON export kept beside a newer CloudKit dump) is one
