@@ -1,6 +1,7 @@
 import Foundation
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 @Suite("Convoy rules: seats, who needs a seat, readiness, warnings (docs/rules.md)")
@@ -136,6 +137,17 @@ struct ConvoyRulesTests {
             "\"Vi\" is listed twice in \"Tandem\" (driver and passenger); one seat is counted",
         ])
         #expect(convoy.warnings.map(\.field) == ["vehicles[3]", "vehicles[1]", "vehicles[2]", "vehicles[4]"])
+    }
+
+    @Test("Someone driving 1,000 vehicles: the warning and the page name five and count the rest")
+    func manyVehicles() throws {
+        let convoy = try convoy(vehicles: (1...1000).map { ["id": "v\($0)", "label": "Car \($0)", "driverId": "p-driver", "capacity": 2, "passengerIds": []] })
+        #expect(convoy.warnings.map(\.message) == [
+            "\"Dan\" is seated in more than one vehicle: \"Car 1\" (driver), \"Car 2\" (driver), \"Car 3\" (driver), \"Car 4\" (driver), \"Car 5\" (driver) and 995 more; a person rides in one vehicle",
+        ])
+        let person = convoy.peopleInSeveralSeats[0]
+        #expect(ConvoyPages.doubleSeatedNote(person.participant, person.seats, in: convoy)
+            == "Dan is listed in more than one vehicle: Car 1, Car 2, Car 3, Car 4, Car 5 and 995 more.")
     }
 
     @Test("A ready or active convoy with no driver fails the checklist: a warning naming what is missing", arguments: ["ready", "active"])

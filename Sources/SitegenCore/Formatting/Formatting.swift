@@ -236,6 +236,14 @@ package func sentence(_ text: String) -> String {
 }
 
 /// "A", "A and B", "A, B and C"
+/// `items` joined as `listJoined` joins them, the first `limit` named and the rest counted
+/// ("A, B, C and 9,997 more"): a person seated in 10,000 vehicles made a 209,000-character
+/// warning line.
+package func listJoined(_ items: [String], atMost limit: Int) -> String {
+    guard items.count > limit else { return listJoined(items) }
+    return items.prefix(limit).joined(separator: ", ") + " and \(Formatting.grouped(items.count - limit)) more"
+}
+
 package func listJoined(_ items: [String]) -> String {
     switch items.count {
     case 0: return ""

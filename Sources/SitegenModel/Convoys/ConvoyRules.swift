@@ -141,7 +141,7 @@ extension Convoy {
             let name = quoted(participants[person].displayName)
             let message = roles.count == 1
                 ? "\(name) is listed \(seats.count == 2 ? "twice" : "\(seats.count) times") in \(places[0]); one seat is counted"
-                : "\(name) is seated in more than one vehicle: \(listJoined(places)); a person rides in one vehicle"
+                : "\(name) is seated in more than one vehicle: \(listJoined(places, atMost: 5)); a person rides in one vehicle"
             warnings.append(last.source.diagnostic(.warning, field: last.path, message))
         }
         if let leader = unmatchedLeader {

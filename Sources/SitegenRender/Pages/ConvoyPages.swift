@@ -105,7 +105,7 @@ package enum ConvoyPages {
             let times = seats.count == 2 ? "twice" : "\(seats.count) times"
             return sentence("\(name) is listed \(times) in \(labels[0]); one seat is counted")
         }
-        return sentence("\(name) is listed in more than one vehicle: \(listJoined(labels))")
+        return sentence("\(name) is listed in more than one vehicle: \(listJoined(labels, atMost: 5))")
     }
 
     /// A draft shows its checklist; a ready or active convoy only when it fails it.
