@@ -184,7 +184,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
         lock.withLock { pendingPollCache = written ? cache : nil }
     }
 
-    package func publish(_ record: BuildRecord) throws(OutputError) {
+    package func publish(_ record: BuildRecord, placeChanges: () throws(OutputError) -> Void) throws(OutputError) {
         let cache = lock.withLock { () -> [UInt8]? in
             defer { pendingPollCache = nil }
             return pendingPollCache
@@ -213,6 +213,7 @@ package final class MemoryOutput: SiteOutput, @unchecked Sendable {
             return nil
         }
         if let clash { throw .keptAndWritten("\(name)/\(clash)") }
+        try placeChanges()
     }
 
     package func abandon() {

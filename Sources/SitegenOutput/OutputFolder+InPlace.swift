@@ -38,7 +38,7 @@ extension OutputFolder {
     /// Publishes the staged changes in place; false when they cannot be (a staged file
     /// would replace a folder, or a folder a file), after the staging folder was completed
     /// with links to every unchanged file so that the full swap can publish it instead.
-    func publishInPlace(_ record: BuildRecord) throws(OutputError) -> Bool {
+    func publishInPlace(_ record: BuildRecord, placeChanges: () throws(OutputError) -> Void) throws(OutputError) -> Bool {
         let moved = staged.paths.sorted()
         let removed = try removedPaths()
         // A file of someone else's where this build adds one is never replaced.
@@ -86,6 +86,9 @@ extension OutputFolder {
         }
         if stopsBeforeMoving { return true }
         try apply(moved: moved, removed: removed)
+        // The list in place while the journal still holds its lines: killed in between, the
+        // next build finishes the journal and lists them again, rather than never.
+        try placeChanges()
         unlink(journal.path)
         discard(staging)
         unlock()

@@ -523,12 +523,12 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         pollCacheWriting.wait()
     }
 
-    package func publish(_ record: BuildRecord) throws(OutputError) {
+    package func publish(_ record: BuildRecord, placeChanges: () throws(OutputError) -> Void) throws(OutputError) {
         // Put in place first: the cache names the build that wrote it, and is used only
         // with that build's state (SiteOutput.lastBuildFingerprint), whichever is saved.
         waitForPollCache()
         BuildState.publishPollCache(for: output, written: pollCacheWritten)
-        if updatesInPlace, try publishInPlace(record) { return }
+        if updatesInPlace, try publishInPlace(record, placeChanges: placeChanges) { return }
         try carryOverKept()
         let list = self.list, late = self.late
         // The new state is saved before the swap under its own name and put in place after
@@ -537,17 +537,22 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         // (`finishInterruptedSwap`). Without it saved, no state may sit beside the new site
         // (an old fingerprint, old files), so the old one goes before the swap.
         let swapPending = BuildState.swapPendingURL(for: output)
-        // The build's --changes lines beside it, for the build that would put it in place.
-        let changesSaved = journalledChanges.isEmpty || Self.writeAtomically(swapChanges.path, Array(journalledChanges.map { $0 + "\n" }.joined().utf8))
-        let saved = changesSaved
-            && (try? BuildState.save(for: output, record, target: swapPending, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) != nil
-        if !saved { BuildState.remove(for: output) }
+        // The build's --changes lines beside it, for the build that would put it in place;
+        // written after the state, so lines without a saved state are a swap that happened
+        // (`finishInterruptedSwap`).
+        let saved = (try? BuildState.save(for: output, record, target: swapPending, outputs: { body in try list.forEachSortedRecord(adding: late, body) })) != nil
+            && (journalledChanges.isEmpty || Self.writeAtomically(swapChanges.path, Array(journalledChanges.map { $0 + "\n" }.joined().utf8)))
+        if !saved {
+            unlink(swapPending.path)
+            BuildState.remove(for: output)
+        }
         if stopsAroundSwap == .before { return }
         do {
             try commit()
         } catch {
-            unlink(swapPending.path)
+            // The lines first: lines without a state read as a swap that happened.
             unlink(swapChanges.path)
+            unlink(swapPending.path)
             throw error
         }
         if stopsAroundSwap == .after { return }
@@ -555,6 +560,9 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         if !(saved && rename(swapPending.path, BuildState.url(for: output).path) == 0) {
             BuildState.remove(for: output)
         }
+        // The list in place before the lines that stand for it go: killed in between, the
+        // next build lists these changes again, which uploads a file twice, not never.
+        try placeChanges()
         unlink(swapChanges.path)
         // Only now: a build waiting for the lock must find the state of the site it sees.
         unlock()
@@ -567,7 +575,14 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         let swapPending = BuildState.swapPendingURL(for: output)
         // Either file half written under its temporary name (killed while saving) is dropped.
         defer { for path in [swapChanges.path, swapChanges.path + ".tmp", swapPending.path + ".tmp"] { unlink(path) } }
-        guard Self.exists(swapPending.path) else { return }
+        guard Self.exists(swapPending.path) else {
+            // Swapped and its state put in place, killed before its list was: the lines are
+            // written only after the state is saved, and removed before it on a failed swap.
+            if let data = FileManager.default.contents(atPath: swapChanges.path) {
+                carriedChanges = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            }
+            return
+        }
         let manifest = outputPath + "/manifest.json"
         if let recorded = BuildState.recorded("manifest.json", inStateAt: swapPending), Self.isRecorded(manifest, recorded) {
             rename(swapPending.path, BuildState.url(for: output).path)

@@ -100,11 +100,21 @@ package protocol SiteOutput: AnyObject, Sendable {
     var lastBuildFingerprint: String? { get }
 
     /// Makes the new site the published one, with the files kept from the old (`keep:`),
-    /// and records `record` and the poll cache for the next build.
-    func publish(_ record: BuildRecord) throws(OutputError)
+    /// and records `record` and the poll cache for the next build. `placeChanges` puts the
+    /// `--changes` list in place once the site and its record are, and before what a build
+    /// killed there would leave for the next (its journal, the saved lines) is removed: a
+    /// build killed between the two lost its list, and the next said nothing changed.
+    func publish(_ record: BuildRecord, placeChanges: () throws(OutputError) -> Void) throws(OutputError)
 
     /// Drops the new site; the published one is untouched.
     func abandon()
+}
+
+extension SiteOutput {
+    /// Publishes without a `--changes` list.
+    public func publish(_ record: BuildRecord) throws(OutputError) {
+        try publish(record) { () throws(OutputError) in }
+    }
 }
 
 /// Writes the poll cache a piece at a time into `write`, so it is never held whole.

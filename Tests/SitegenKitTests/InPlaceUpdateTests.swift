@@ -50,7 +50,7 @@ struct InPlaceUpdateTests {
 
     func publish(_ site: TemporarySite, _ fingerprint: String, _ files: [String: String], killed: Bool = false,
                  killedAfterJournal: Bool = false, changes: [String] = [], swapsFromChanges: Int = 1000,
-                 killedAroundSwap: OutputFolder.KillPoint? = nil) throws {
+                 killedAroundSwap: OutputFolder.KillPoint? = nil, killedPlacingList: Bool = false) throws {
         let folder = OutputFolder(output: output(site))
         folder.swapsFromChanges = swapsFromChanges
         folder.stopsAroundSwap = killedAroundSwap
@@ -61,7 +61,10 @@ struct InPlaceUpdateTests {
         #expect(try folder.lastBuild(matching: fingerprint) == nil)
         for (path, text) in files { try folder.write(path, Array(text.utf8)) }
         try folder.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: [], hiddenPrefix: nil))
-        try folder.publish(record(fingerprint, files: files.count + 1))
+        // A build killed as it puts its --changes list in place: published, the list not.
+        try folder.publish(record(fingerprint, files: files.count + 1)) { () throws(OutputError) in
+            if killedPlacingList { throw OutputError(message: "killed") }
+        }
     }
 
     func folderIdentity(_ site: TemporarySite) throws -> UInt64 {
@@ -282,6 +285,27 @@ struct InPlaceUpdateTests {
         // Before, every later build refused faq/index.html as a file of someone else's (exit 3).
         try publish(site, "three", second.merging(["b/index.html": "b3"]) { $1 })
         #expect(try text(site) == ["a/index.html": "a", "b/index.html": "b3", "faq/index.html": "new"])
+        #expect(try workFiles(site) == [])
+    }
+
+    @Test("A build killed once published but before its --changes list was in place: the next lists its changes", arguments: [true, false])
+    func killedPlacingList(inPlace: Bool) throws {
+        let site = try TemporarySite()
+        try publish(site, "one", ["a/index.html": "a", "b/index.html": "b", "c/index.html": "c"])
+        let lines = ["M b/index.html", "M c/index.html", "M manifest.json"]
+        // The journal was removed, or the swap's saved lines, before the list was placed:
+        // the next build said nothing changed, and a deploy uploading the list never sent
+        // the new pages.
+        #expect(throws: OutputError.self) {
+            try publish(site, "two", ["a/index.html": "a", "b/index.html": "b2", "c/index.html": "c2"], changes: lines,
+                        swapsFromChanges: inPlace ? 1000 : 0, killedPlacingList: true)
+        }
+        #expect(try site.read("Output/b/index.html") == "b2", "published")
+        let next = OutputFolder(output: output(site))
+        try next.open()
+        #expect(next.carriedChanges == lines)
+        #expect(try next.lastBuild(matching: "two") != nil)
+        next.abandon()
         #expect(try workFiles(site) == [])
     }
 

@@ -77,12 +77,13 @@ struct PublishStage {
             record.inputHashes = fingerprint.inputHashes
             let staged = try changesFile.map { (url) throws(OutputError) in try Self.stageChanges(changes, for: url) }
             do {
-                try output.publish(record)
+                try output.publish(record) { () throws(OutputError) in
+                    if let staged, let changesFile { try Self.placeChanges(staged, at: changesFile) }
+                }
             } catch {
                 if let staged { unlink(staged.path) }
                 throw error
             }
-            if let staged, let changesFile { try Self.placeChanges(staged, at: changesFile) }
             return files
         } catch {
             throw .io(error.message)
