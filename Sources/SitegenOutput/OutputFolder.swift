@@ -599,9 +599,12 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     var swapChanges: URL { BuildState.swapPendingURL(for: output).appendingPathExtension("changes") }
 
     /// Writes `bytes` under a temporary name and renames it to `path`; false if it could not.
+    /// Written straight to that name (FileManager.createFile writes to a `.dat.nosync…` file
+    /// of its own first, which a build killed then left beside the output for good; the
+    /// next build removes `path.tmp`).
     static func writeAtomically(_ path: String, _ bytes: [UInt8]) -> Bool {
         let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return false }
+        guard (try? Data(bytes).write(to: URL(fileURLWithPath: temporary))) != nil else { return false }
         return rename(temporary, path) == 0
     }
 
