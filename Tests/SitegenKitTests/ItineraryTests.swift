@@ -585,6 +585,14 @@ struct ItineraryPageBuildTests {
         #expect(page.components(separatedBy: "Check in: The Pfister").count == 2)
     }
 
+    @Test("A blank game id on a stop is left out with a warning, not shown as a game with no name")
+    func blankGameId() throws {
+        let (tree, diagnostics) = try build { $0.replacingOccurrences(of: "\"g2\"\n", with: "\"g2\",\n        \" \"\n") }
+        #expect(diagnostics == ["Data/trips/chicago-milwaukee.json:32:9: warning: stops[1].games[1]: a blank game id names no game; it is left out"])
+        let page = try #require(tree[Self.page])
+        #expect(!page.contains("Game details are not in the catalog") && !page.contains("<p class=\"entry-title\"> </p>"))
+    }
+
     @Test("A long trip name is cut in warnings about the trip, which name the field anyway")
     func longNameInWarnings() throws {
         let name = "The Great " + String(repeating: "Lakes and Prairie ", count: 10) + "Baseball Road Trip"

@@ -137,7 +137,17 @@ public struct ExportDecoder: Sendable {
         let longitude = try fields.required("longitude").double()
         guard (-90...90).contains(latitude) else { throw try fields.required("latitude").error("latitude must be between -90 and 90") }
         guard (-180...180).contains(longitude) else { throw try fields.required("longitude").error("longitude must be between -180 and 180") }
-        let gameIds = fields.optional("games")
+        // A blank id named no game, and showed as a "Game" entry with no name: left out.
+        var games: [String] = [], gamePlaces: [FieldPlace] = []
+        for gameField in try fields.optional("games")?.elements() ?? [] {
+            let id = try gameField.string()
+            if id.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
+                notes?.warning(at: gameField, "a blank game id names no game; it is left out", summary: "blank game ids on stops are left out")
+                continue
+            }
+            games.append(id)
+            gamePlaces.append(FieldPlace(offset: gameField.node.offset, path: gameField.path.description))
+        }
         return Stop(
             city: try plainText(try fields.required("city")),
             state: try fields.optional("state")?.string() ?? "",
@@ -145,8 +155,8 @@ public struct ExportDecoder: Sendable {
             longitude: longitude,
             arrivalDate: try date(try fields.required("arrivalDate")),
             departureDate: try date(try fields.required("departureDate")),
-            games: try gameIds?.array { (f) throws(FieldError) in try f.string() } ?? [],
-            gamePlaces: (try? gameIds?.elements().map { FieldPlace(offset: $0.node.offset, path: $0.path.description) }) ?? [],
+            games: games,
+            gamePlaces: gamePlaces,
             departureIsDateOnly: fields.optional("departureDate").map(Self.isDateOnly) ?? false
         )
     }
