@@ -168,11 +168,11 @@ struct ExportDecodingTests {
 struct ExportLoaderTests {
     /// Loads `folder` of `site` with `decode`; the records and every diagnostic, with the
     /// site's path shown as `Data/…`.
-    func load<Record: Sendable>(_ folder: String, of site: TemporarySite,
+    func load<Record: Sendable>(_ folder: String, of site: TemporarySite, schema: RecordSchema.OfRecord? = nil,
                                 _ decode: @escaping @Sendable (ExportDecoder, JSONField, SourceRef) throws(FieldError) -> Record) -> (records: [Record], files: [String], diagnostics: [String]) {
         let log = DiagnosticLog()
         let loader = ExportLoader(siteFolder: site.root, decoder: ExportDecoder(dates: ExportDateReader(timeZone: .gmt, numericDates: .reference)), log: log)
-        let (records, files) = loader.load(site.root.appendingPathComponent(folder), record: decode)
+        let (records, files) = loader.load(site.root.appendingPathComponent(folder), schema: schema, record: decode)
         let shown = displayPath(site.root) + "/"
         return (records, files, log.all.map { String($0.description.dropFirst($0.description.hasPrefix(shown) ? shown.count : 0)) })
     }
@@ -242,6 +242,37 @@ struct ExportLoaderTests {
             "Data/trips/t.json:1:73: error: notes: expected a string, found a number",
             "Data/trips/t.json:3:139: error: stops[0].games: expected an array, found a string",
             "Data/trips/t.json:4:83: error: travelSegments[0].distanceMeters: must not be negative, found -5",
+        ])
+    }
+
+    @Test("An itinerary {trip, games} with one bad value in its trip reports that value only, never the trip as \"missing\" (audit 2, item 1)")
+    func wrappedItineraryReportsOnlyTheRealError() throws {
+        let site = try TemporarySite()
+        func itinerary(end: String = "2026-06-02", city: String = "Chicago", departure: String = #""2026-06-01""#) -> String {
+            """
+            {"trip": {"id": "11111111-1111-1111-1111-111111111111", "name": "Loop",
+              "preferences": {"startDate": "2026-06-01", "endDate": "\(end)"},
+              "stops": [{"city": "\(city)", "latitude": 41.9, "longitude": -87.6, "arrivalDate": "2026-06-01", "departureDate": "2026-06-02"}],
+              "travelSegments": [{"id": "s", "fromCity": "A", "toCity": "B", "distanceMeters": 5, "durationSeconds": 60, "departureDate": \(departure)}]},
+             "games": []}
+            """
+        }
+        // Checks made after decoding (an end before the start, a city over 1 KiB), a wrong
+        // type, and a trip that is not an object: before, taking the trip's member out to
+        // look for more problems left a file without "trip", read as a bare trip.
+        try site.write("Data/trips/a-end.json", itinerary(end: "2026-05-30"))
+        try site.write("Data/trips/b-city.json", itinerary(city: String(repeating: "M", count: 1100)))
+        try site.write("Data/trips/c-type.json", itinerary(departure: "true"))
+        try site.write("Data/trips/d-trip.json", #"{"trip": 5, "games": []}"#)
+        let (itineraries, _, diagnostics) = load("Data/trips", of: site, schema: RecordSchema.itineraryFile) { (decoder, field, source) throws(FieldError) in
+            try decoder.itinerary(field, source: source)
+        }
+        #expect(itineraries.isEmpty)
+        #expect(diagnostics == [
+            "Data/trips/a-end.json:2:57: error: trip.preferences.endDate: the trip ends on 2026-05-30, before it starts (2026-06-01)",
+            "Data/trips/b-city.json:3:22: error: trip.stops[0].city: is 1100 bytes long; the limit is 1024",
+            "Data/trips/c-type.json:4:127: error: trip.travelSegments[0].departureDate: expected a date (a string or a number), found a boolean",
+            "Data/trips/d-trip.json:1:10: error: trip: expected an object, found a number",
         ])
     }
 

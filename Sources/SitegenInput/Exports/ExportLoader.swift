@@ -146,7 +146,8 @@ public struct ExportLoader: Sendable {
                     // The record's other problems, while the file has had few: a file of
                     // a million bad records is not decoded ten times over.
                     if errorsFound <= Self.recordsSearchedForMore {
-                        Self.laterErrors(after: error, in: field) { (field) throws(FieldError) in
+                        let required = schema.map { Set($0(field).required.joined()) } ?? []
+                        Self.laterErrors(after: error, in: field, keeping: required) { (field) throws(FieldError) in
                             _ = try decode(again, field, locate(field.node.offset))
                         }.forEach(report)
                     }
@@ -172,12 +173,17 @@ public struct ExportLoader: Sendable {
     /// member that must be there takes the object holding it out with it (a coordinate
     /// without its latitude). It stops when the record decodes, another required member is
     /// missing, the same error comes back, or only the record itself would be left to take.
-    static func laterErrors(after first: FieldError, in field: JSONField,
+    /// `required`: the record's own required fields (all their names), which are never taken
+    /// out: without one the record could only be missing it, or be read as another shape of
+    /// record (an itinerary without its `trip` member reads as a bare trip lacking four
+    /// fields, a false error).
+    static func laterErrors(after first: FieldError, in field: JSONField, keeping required: Set<String> = [],
                             decode: (JSONField) throws(FieldError) -> Void) -> [FieldError] {
         var node = field.node, target = first.path, found: [FieldError] = [], removed: [JSONPath] = []
         for _ in 0..<(3 * laterErrorsPerRecord) where found.count < laterErrorsPerRecord {
             guard let relative = target.relative(to: field.path),
                   let (smaller, depth) = node.removingMember(at: relative) else { break }
+            if depth == 1, case .key(let key) = relative[relative.startIndex], required.contains(key) { break }
             node = smaller
             removed.append(JSONPath(components: Array(field.path.components + relative.prefix(depth))))
             do {
