@@ -133,6 +133,48 @@ struct TipsTests {
         ])
     }
 
+    @Test("Every problem of a tip is reported in one run, each at its field, and a bad tip's title still counts for duplicates (audit 2, item 8)")
+    func everyProblemOfATip() {
+        let log = DiagnosticLog()
+        let text = """
+        [
+          {"category": "budgte", "icon": "x", "title": "", "subtitle": ""},
+          {"category": "budget", "icon": "💵", "title": "Fine", "subtitle": ""},
+          {"category": 3, "title": "Fine!"},
+          {"id": " ", "category": "budget", "icon": "💵", "title": "Park once", "subtitle": "Walk."},
+          {"category": "budget", "icon": "💵", "title": "Eat early", "subtitle": "Cheaper."}
+        ]
+        """
+        let catalog = TipCatalog.parse(Array(text.utf8), file: "tips.json", log: log)
+        #expect(catalog?.tips.map(\.title) == ["Eat early"])
+        // Each of these took a run of its own before: the first error of a tip stopped it.
+        #expect(log.all.map(\.description) == [
+            "tips.json:2:16: error: [0].category: unknown category \"budgte\"; expected one of: schedule-timing, driving-routes, stadiums, budget, multi-sport, regional, game-day",
+            "tips.json:2:48: error: [0].title: must not be empty",
+            "tips.json:2:64: error: [0].subtitle: must not be empty",
+            "tips.json:3:68: error: [1].subtitle: must not be empty",
+            "tips.json:4:3: error: [2]: 2 required fields of the tip are missing: \"subtitle\", \"icon\"",
+            "tips.json:4:16: error: [2].category: expected a string, found a number",
+            "tips.json:4:28: error: [2].title: duplicate tip: the same title as tip [1]",
+            "tips.json:5:10: error: [3].id: must not be empty",
+        ])
+        #expect(log.errorCount == 8)
+    }
+
+    @Test("Past the first 100 failing tips, each reports its first problem only, as the exports do")
+    func failingTipsAreBounded() {
+        let log = DiagnosticLog(keepsEvery: true)
+        let bad = (0..<102).map { #"{"category": "nope", "icon": "x", "title": "", "subtitle": "Tip \#($0)"}"# }
+        let catalog = TipCatalog.parse(Array(("[" + bad.joined(separator: ",\n") + "]").utf8), file: "tips.json", log: log)
+        #expect(catalog?.tips.isEmpty == true)
+        #expect(log.errorCount == 100 * 2 + 2)
+        #expect(log.all.suffix(3).map(\.description) == [
+            "tips.json:100:44: error: [99].title: must not be empty",
+            "tips.json:101:14: error: [100].category: unknown category \"nope\"; expected one of: schedule-timing, driving-routes, stadiums, budget, multi-sport, regional, game-day",
+            "tips.json:102:14: error: [101].category: unknown category \"nope\"; expected one of: schedule-timing, driving-routes, stadiums, budget, multi-sport, regional, game-day",
+        ])
+    }
+
     @Test("tips.file replaces the built-in catalog in a real build")
     func replacementInBuild() throws {
         let site = try TemporarySite()

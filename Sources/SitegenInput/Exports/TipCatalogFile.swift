@@ -67,42 +67,99 @@ extension TipCatalog {
         // A misspelt field is a warning, as in the exports: "subtitel" must not pass silently.
         let notes = ExportNotes()
         defer { notes.report(to: log, source: { SourceRef(file: file, offset: $0, index: lines) }) }
-        for element in elements {
-            do throws(FieldError) {
-                let fields = try element.object()
-                for member in fields.object.members where !RecordSchema.tip.known.contains(member.key) {
-                    notes.unknownField(member.key, at: JSONField(member.value, path: element.path.appending(member.key)), schema: .tip)
-                }
-                // Every missing field at once, not one per build.
-                if let missing = ExportDecoder.missingFields(in: element, .tip).first { throw missing }
-                let categoryField = try fields.required("category")
-                let categoryName = try categoryField.string()
-                guard let category = TipCategory(rawValue: categoryName) else {
-                    throw categoryField.error("unknown category \"\(categoryName)\"; expected one of: \(TipCategory.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                let titleField = try fields.required("title")
-                let title = try titleField.text()
-                let subtitle = try fields.required("subtitle").text()
-                let icon = try fields.required("icon").text()
-                for (name, value, limit) in [("title", title, 120), ("subtitle", subtitle, 300), ("icon", icon, 32)] where value.utf8.count > limit {
-                    throw try fields.required(name).error("is \(value.utf8.count) bytes long; the limit is \(limit)")
-                }
-                let id = try fields.optional("id")?.text() ?? slug(title)
+        var failingTips = 0
+        for (index, element) in elements.enumerated() {
+            var reading = readTip(element, notes: notes)
+            // A title or id is claimed even by a tip with other problems: fixing those must
+            // not bring up a duplicate that could have been named in the same run.
+            var titleIsDuplicate = false
+            if case let (titleField, title)? = reading.title {
                 let normalised = title.lowercased().filter { $0.isLetter || $0.isNumber }
                 if let first = seenTitles[normalised] {
-                    throw titleField.error("duplicate tip: the same title as tip [\(first)]")
+                    reading.errors.append(titleField.error("duplicate tip: the same title as tip [\(first)]"))
+                    titleIsDuplicate = true
+                } else {
+                    seenTitles[normalised] = index
                 }
-                if let first = seenIds[id] {
-                    throw (fields.optional("id") ?? titleField).error("duplicate tip id \"\(id)\": also used by tip [\(first)]")
-                }
-                let index = tips.count
-                seenTitles[normalised] = index
-                seenIds[id] = index
-                tips.append(Tip(id: id, category: category, icon: icon, title: title, subtitle: subtitle))
-            } catch {
-                report(error)
             }
+            if case let (idField, id, isExplicit)? = reading.id {
+                if let first = seenIds[id] {
+                    // An id made from a title already named as a duplicate says nothing more.
+                    if isExplicit || !titleIsDuplicate {
+                        reading.errors.append(idField.error("duplicate tip id \"\(id)\": also used by tip [\(first)]"))
+                    }
+                } else {
+                    seenIds[id] = index
+                }
+            }
+            guard !reading.errors.isEmpty else {
+                if let tip = reading.tip { tips.append(tip) }
+                continue
+            }
+            // Every problem of a tip in one run, within the exports' bounds: up to ten a tip,
+            // for the first 100 failing tips; past them, each tip's first.
+            failingTips += 1
+            let errors = reading.errors.sorted { $0.offset < $1.offset }
+            let shown = failingTips <= ExportLoader.recordsSearchedForMore ? ExportLoader.laterErrorsPerRecord + 1 : 1
+            errors.prefix(shown).forEach(report)
         }
         return TipCatalog(tips: tips)
+    }
+
+    /// One tip of a tips file: each field read on its own, so that a tip with an unknown
+    /// category, an empty title and an empty subtitle shows all three in one run (it took
+    /// three). `tip` is nil when there is any error; `title` and `id` are what the
+    /// duplicate checks need, when they could be read.
+    private static func readTip(_ element: JSONField, notes: ExportNotes)
+        -> (tip: Tip?, title: (JSONField, String)?, id: (field: JSONField, id: String, isExplicit: Bool)?, errors: [FieldError]) {
+        let fields: JSONFields
+        do throws(FieldError) {
+            fields = try element.object()
+        } catch {
+            return (nil, nil, nil, [error])
+        }
+        for member in fields.object.members where !RecordSchema.tip.known.contains(member.key) {
+            notes.unknownField(member.key, at: JSONField(member.value, path: element.path.appending(member.key)), schema: .tip)
+        }
+        // Every missing field at once, in one error; the fields that are there are still read.
+        var errors = ExportDecoder.missingFields(in: element, .tip)
+        /// The member `key` read by `read`, or nil when it is missing (named above) or bad.
+        func field<Value>(_ key: String, _ read: (JSONField) throws(FieldError) -> Value) -> (JSONField, Value)? {
+            guard fields.object[key] != nil else { return nil }
+            do throws(FieldError) {
+                let member = try fields.required(key)
+                return (member, try read(member))
+            } catch {
+                errors.append(error)
+                return nil
+            }
+        }
+        func text(_ key: String, limit: Int) -> (JSONField, String)? {
+            field(key) { (member) throws(FieldError) in
+                let value = try member.text()
+                if value.utf8.count > limit { throw member.error("is \(value.utf8.count) bytes long; the limit is \(limit)") }
+                return value
+            }
+        }
+        let category = field("category") { (member) throws(FieldError) in
+            let name = try member.string()
+            guard let category = TipCategory(rawValue: name) else {
+                throw member.error("unknown category \"\(name)\"; expected one of: \(TipCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return category
+        }
+        let title = text("title", limit: 120)
+        let subtitle = text("subtitle", limit: 300)
+        let icon = text("icon", limit: 32)
+        var id: (field: JSONField, id: String, isExplicit: Bool)?
+        if fields.optional("id") != nil {
+            id = field("id") { (member) throws(FieldError) in try member.text() }.map { ($0.0, $0.1, true) }
+        } else if case let (titleField, title)? = title {
+            id = (titleField, slug(title), false)
+        }
+        guard errors.isEmpty, let category, let title, let subtitle, let icon, let id else {
+            return (nil, title, id, errors)
+        }
+        return (Tip(id: id.id, category: category.1, icon: icon.1, title: title.1, subtitle: subtitle.1), title, id, errors)
     }
 }
