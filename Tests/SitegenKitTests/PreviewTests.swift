@@ -645,6 +645,29 @@ struct PreviewTests {
 
     // MARK: The drawing code
 
+    /// A poll or itinerary card titled `title`.
+    static func titled(_ title: String, trip: Bool) -> PreviewCard {
+        trip ? PreviewCard.trip(Sample.trip(title, index: 1), siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))
+            : PreviewCard.poll(published(["Trip 1", "Trip 2"], [[0, 1], [1, 0], [0, 1]], title: title), siteTitle: "Summer")
+    }
+
+    @Test("Combining marks stacked on one letter are drawn within the title's line: the top bar, the eyebrow and everything below keep their pixels",
+          arguments: [(0x301, false), (0x301, true), (0x316, false), (0x316, true)])
+    func markStackClipped(_ mark: UInt32, trip: Bool) throws {
+        let accent = String(Unicode.Scalar(mark)!)
+        let stacked = Self.drawn(Self.titled("Z" + String(repeating: accent, count: 500) + " trip", trip: trip))
+        let single = Self.drawn(Self.titled("Z" + accent + " trip", trip: trip))
+        // The title's line box at 58 px, baseline 148: DejaVu Sans Bold's ascent and descent
+        // (0.928 and 0.236 of the size), and a quarter of the size and a pixel more either side.
+        let line = 78..<178
+        let width = PreviewCard.width
+        let changedRows = Set(zip(stacked, single).enumerated().filter { $0.element.0 != $0.element.1 }.map { $0.offset / width })
+        #expect(!changedRows.isEmpty && changedRows.isSubset(of: Set(line)), "rows \(changedRows.sorted().first ?? 0)–\(changedRows.sorted().last ?? 0) changed")
+        #expect(stacked[0..<14 * width].allSatisfy { $0 == CardDrawing.Colour.accent }, "the top bar")
+        let card = Self.titled("Z" + String(repeating: accent, count: 500) + " trip", trip: trip)
+        #expect(PreviewImage.png(card) == Self.drawnWhole(card), "the same drawn in bands")
+    }
+
     @Test("Every key covers the cards' drawing code: its version, size, colours, the libraries that draw it and the fonts they draw with")
     func keysCoverTheDrawing() throws {
         let code = PreviewCard.drawingCode

@@ -68,15 +68,18 @@ package enum ShapedText {
             // but not Pango's alignment to the right of the width: it starts at `startX`, as
             // every line of a card does.
             let originX = startX - Double(logical.x) / scale
-            let originY = y - Double(pango_layout_get_baseline(layout)) / scale
+            let baseline = pango_layout_get_baseline(layout)
+            let originY = y - Double(baseline) / scale
             let reach = (halo?.width ?? 0) / 2
-            // Ink, halo and a pixel of antialiasing either side, on whole pixels, and on the
-            // card: a line can reach beyond it (marks stacked hundreds high on one letter).
-            let cardWidth = Double(PreviewCard.width), cardHeight = Double(PreviewCard.height)
-            let left = max((originX + Double(ink.x) / scale - reach - 1).rounded(.down), 0)
-            let top = max((originY + Double(ink.y) / scale - reach - 1).rounded(.down), 0)
-            let right = min((originX + Double(ink.x + ink.width) / scale + reach + 1).rounded(.up), cardWidth)
-            let bottom = min((originY + Double(ink.y + ink.height) / scale + reach + 1).rounded(.up), cardHeight)
+            // Ink, halo and a pixel of antialiasing either side, on whole pixels, within the
+            // line's box and the card: marks stacked hundreds high on one letter reach far
+            // beyond both, across the lines and shapes around it.
+            let box = CardText.lineBox(x: startX, width: width, baseline: y, ascent: Double(baseline - logical.y) / scale,
+                                       descent: Double(logical.y + logical.height - baseline) / scale, size: size, reach: reach)
+            let left = max((originX + Double(ink.x) / scale - reach - 1).rounded(.down), box.left)
+            let top = max((originY + Double(ink.y) / scale - reach - 1).rounded(.down), box.top)
+            let right = min((originX + Double(ink.x + ink.width) / scale + reach + 1).rounded(.up), box.right)
+            let bottom = min((originY + Double(ink.y + ink.height) / scale + reach + 1).rounded(.up), box.bottom)
             guard ink.width > 0, ink.height > 0, [left, top, right, bottom].allSatisfy(\.isFinite),
                   right > left, bottom > top else {
                 return (nil, startX + width)
