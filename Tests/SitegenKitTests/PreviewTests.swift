@@ -645,6 +645,53 @@ struct PreviewTests {
 
     // MARK: The drawing code
 
+    /// An itinerary of 60 stops each named by 12 emoji, titled and signed with emoji: in
+    /// truecolour, every pixel as drawn, its card is over 400 KB.
+    static let emojiRouteCard: PreviewCard = {
+        let emoji = Array(0x1F300...0x1F5FF) + Array(0x1F600...0x1F64F) + Array(0x1F680...0x1F6C5) + Array(0x1F900...0x1F9FF)
+        var trip = Sample.trip("🏈🇯🇵 Emoji road trip 🚗🏟️", index: 4)
+        trip.stops = (0..<60).map { stop in
+            let name = String(String.UnicodeScalarView((0..<12).compactMap { Unicode.Scalar(UInt32(emoji[(stop * 12 + $0) * 7_919 % emoji.count])) }))
+            return Stop(city: name, state: "", latitude: 25 + Double(stop * 37 % 23), longitude: -120 + Double(stop * 53 % 50),
+                        arrivalDate: Sample.day, departureDate: Sample.day, games: [])
+        }
+        return PreviewCard.trip(trip, siteTitle: "夏の旅 ☀️🌊", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))
+    }()
+
+    @Test("A card whose emoji make it 300 KB or more in truecolour is the palette PNG of the same pixels, under 300 KB, the same bytes every time")
+    func emojiCardUnderTheLimit() throws {
+        let card = Self.emojiRouteCard
+        #expect(Self.inColour(card))
+        let truecolour = Self.drawnWhole(card)
+        #expect(truecolour.count >= PreviewImage.maxBytes, "\(truecolour.count) bytes in truecolour")
+        let png = PreviewImage.png(card)
+        #expect(png.count < 300_000, "\(png.count) bytes")
+        let parsed = Self.chunks(png)
+        #expect(parsed.depth == 8 && parsed.colourType == 3 && parsed.types == ["IHDR", "PLTE", "IDAT", "IEND"])
+        #expect(PreviewImage.png(card) == png)
+        #expect(PreviewImage.png(card, bandRows: 64) == png, "the same drawn in other bands")
+        // Every pixel whose colour the palette holds is that colour; the palette is the card's
+        // flat colours, then the colours most of its pixels are near.
+        let (pixels, palette) = try #require(Self.decode(png))
+        var seen: Set<UInt32> = []
+        let flat = CardDrawing.Colour.all.filter { seen.insert($0).inserted }
+        #expect(palette.count == 256 && Array(palette.prefix(flat.count)) == flat)
+        let drawn = Self.drawn(card), inPalette = Set(palette)
+        let wrong = zip(pixels, drawn).filter { $0 != $1 && inPalette.contains($1) }.count
+        #expect(wrong == 0)
+        // Any other is drawn as a near one: no emoji turns brown.
+        func distance(_ a: UInt32, _ b: UInt32) -> Int {
+            var sum = 0
+            for shift: UInt32 in [16, 8, 0] {
+                let difference = Int(a >> shift & 0xFF) - Int(b >> shift & 0xFF)
+                sum += difference * difference
+            }
+            return sum
+        }
+        let far = zip(pixels, drawn).filter { distance($0, $1) > 3 * 24 * 24 }.count
+        #expect(far < drawn.count / 200, "\(far) pixels more than 24 a channel away from their colour")
+    }
+
     /// A poll or itinerary card titled `title`.
     static func titled(_ title: String, trip: Bool) -> PreviewCard {
         trip ? PreviewCard.trip(Sample.trip(title, index: 1), siteTitle: "Summer", format: Formatting(timeZone: TimeZone(identifier: "UTC")!))

@@ -5,7 +5,7 @@ import SitegenCore
 extension PreviewCard {
     /// Raise when the drawing or the encoding of cards changes (layout, sizes, fonts, PNG
     /// encoder): it is part of every key (BuildFingerprint), so no card drawn by older code is kept.
-    package static let drawingVersion = 12
+    package static let drawingVersion = 13
 
     /// What a card's pixels and bytes depend on besides its value: the drawing code's version,
     /// the size, the colours, the versions of the libraries that draw it (the PNG encoder is

@@ -4,7 +4,7 @@ import Foundation
 /// Encodes a drawn card as an 8-bit palette PNG. A card is a few flat colours and the
 /// antialiased edges between them, so a palette holds it closely, at a quarter of the RGB
 /// bytes. A card with colour glyphs (emoji) is not: it is written in truecolour, every pixel
-/// as drawn (`Encoder.begin`).
+/// as drawn (`Encoder.begin`), unless that is too large (`PreviewImage.maxBytes`).
 ///
 /// Compressing was most of a card's cost (docs/performance.md, "Link preview images"), so the
 /// pixels go to the compressor as the runs of one colour that mapping them to the palette
@@ -602,6 +602,37 @@ package enum PalettePNG {
     }
 }
 
+extension PalettePNG {
+    /// The `count` colours (0xRRGGBB) that most of an image's pixels other than `besides` are
+    /// near: its colours counted in cells of 16 × 16 × 16 (the top four bits of red, green
+    /// and blue), the fullest cells' average colours, fullest first (a tie: the lower cell).
+    /// Sums of whole numbers, in a fixed order: the same pixels give the same colours.
+    package static func commonColours(pixels: UnsafeRawPointer, stride: Int, width: Int, height: Int, besides: [UInt32],
+                                      count: Int) -> [UInt32] {
+        let cells = 1 << 12
+        var pixelCount = [Int](repeating: 0, count: cells), sums = [SIMD4<Int>](repeating: .zero, count: cells)
+        let excluded = Set(besides)
+        for y in 0..<height {
+            let row = (pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let colour = row[x] & 0xFF_FFFF
+                guard !excluded.contains(colour) else { continue }
+                let red = Int(colour >> 16), green = Int(colour >> 8 & 0xFF), blue = Int(colour & 0xFF)
+                let cell = (red >> 4) << 8 | (green >> 4) << 4 | blue >> 4
+                pixelCount[cell] += 1
+                sums[cell] &+= SIMD4(red, green, blue, 0)
+            }
+        }
+        let fullest = (0..<cells).filter { pixelCount[$0] > 0 }
+            .sorted { pixelCount[$0] != pixelCount[$1] ? pixelCount[$0] > pixelCount[$1] : $0 < $1 }
+        return fullest.prefix(count).map { cell in
+            let total = pixelCount[cell], sum = sums[cell]
+            func mean(_ channel: Int) -> UInt32 { UInt32((sum[channel] + total / 2) / total) }
+            return mean(0) << 16 | mean(1) << 8 | mean(2)
+        }
+    }
+}
+
 /// Draws cards into PNGs, a band of rows at a time: each band is drawn, encoded and cleared
 /// while its 460 KB are still in the processor's caches. Drawing a whole card
 /// first meant that the encoder, and the clearing for the next card, read its 3 MB back from
@@ -641,7 +672,32 @@ public enum PreviewImage {
             encoder.add(rows: UnsafeRawPointer(cairo_image_surface_get_data(surface)!),
                         stride: Int(cairo_image_surface_get_stride(surface)), count: PreviewCard.height)
         }
-        return encoder.finish()
+        let png = encoder.finish()
+        guard picture.inColour && png.count >= maxBytes else { return png }
+        return fittedToPalette(card, encoder: encoder)
+    }
+
+    /// The most bytes a card may have: link previews are "under 300 KB" (SPEC §8), whichever
+    /// kilobyte is meant.
+    package static let maxBytes = 300_000
+
+    /// A card whose emoji made it too large in truecolour (every pixel as drawn costs about 2.5
+    /// times the palette's bytes: 60 route labels of emoji made 450 KB), as a palette PNG of
+    /// the same pixels. Its palette is the card's flat colours, then the colours it has most
+    /// of (`PalettePNG.commonColours`), and every other colour is drawn as the nearest of
+    /// them. A palette filled in the order colours come, as other cards' is, took the first
+    /// emoji's browns and drew the later ones brown. The card is drawn whole, once to count its
+    /// colours and for the encoder (drawing in bands gives the same pixels).
+    private static func fittedToPalette(_ card: PreviewCard, encoder: PalettePNG.Encoder) -> [UInt8] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(PreviewCard.width), Int32(PreviewCard.height))!
+        defer { cairo_surface_destroy(surface) }
+        CardDrawing.draw(card, on: surface)
+        cairo_surface_flush(surface)
+        let pixels = UnsafeRawPointer(cairo_image_surface_get_data(surface)!), stride = Int(cairo_image_surface_get_stride(surface))
+        let flat = CardDrawing.Colour.all
+        let common = PalettePNG.commonColours(pixels: pixels, stride: stride, width: PreviewCard.width, height: PreviewCard.height,
+                                              besides: flat, count: 256 - flat.count)
+        return encoder.encode(pixels: pixels, stride: stride, flatColours: flat + common)
     }
 
     private final class Canvas {
