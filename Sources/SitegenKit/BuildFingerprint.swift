@@ -11,11 +11,17 @@ public struct BuildFingerprint: Sendable, Equatable {
     /// Every input file with its hash, under its published name (InputSource), for manifest.json.
     public let inputs: [InputFile]
     /// What every poll's files are rendered from besides the poll and its ballots: sitegen,
-    /// site.yml, templates, assets, pages, the tips file and every export but polls and votes
-    /// (itineraries, items, games, option sets and convoys appear on poll pages). `--date`,
-    /// `--seed` and SOURCE_DATE_EPOCH are left out: polls render without the build time
-    /// and tips (PollSteps.kit). Part of each poll's key (PollSteps).
+    /// site.yml, templates and assets, the itineraries and games (a poll's trip pages show
+    /// the catalog's games and link to a trip's itinerary), and the pages' front matter (their
+    /// titles are the navigation). Not custom items, convoys, option sets, the tips file or a
+    /// page's text, which no poll page shows: editing them rendered every poll again. `--date`,
+    /// `--seed` and SOURCE_DATE_EPOCH are left out: polls render without the build time and
+    /// tips (PollSteps.kit). Part of each poll's key (PollSteps) and of the poll cache's.
     let pollContext: String
+    /// What the site's other keyed files (itineraries, the sitemap: PlannedFile.key) are
+    /// rendered from besides themselves: `pollContext`'s inputs and every other input but
+    /// polls and votes.
+    let siteContext: String
     /// Each input file's SHA-256, by standardized path (PollFileCache compares poll files by it).
     let hashes: [String: String]
 
@@ -75,17 +81,41 @@ public struct BuildFingerprint: Sendable, Equatable {
         lines += problems.sorted().map { "problem \($0)" }
         let common = tools
         lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
-        let pollLines = common + zip(sources, values).filter { !["inputs.polls", "inputs.votes"].contains($0.0.key) }
+        let siteLines = common + zip(sources, values).filter { !["inputs.polls", "inputs.votes"].contains($0.0.key) }
             .map(\.1.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
+        let pollLines = common + zip(sources, values).compactMap { source, value -> String? in
+            switch source.key {
+            case "site.yml", "templates", "inputs.trips", "inputs.games": return "\(value.fingerprint.path) \(value.fingerprint.sha256)"
+            case "pages": return "\(value.fingerprint.path) front matter \(frontMatterDigest(source.url) ?? value.fingerprint.sha256)"
+            default: return nil
+            }
+        }.sorted()
         return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)),
                                 inputs: values.map(\.published).sorted { $0.path < $1.path },
                                 pollContext: sha256Hex(Array(pollLines.joined(separator: "\n").utf8)),
+                                siteContext: sha256Hex(Array(siteLines.joined(separator: "\n").utf8)),
                                 hashes: Dictionary(zip(sources, values).map { ($0.0.url.standardizedFileURL.path, $0.1.fingerprint.sha256) },
                                                    uniquingKeysWith: { first, _ in first }),
                                 stamps: zip(sources, values).map { ($0.url, $1.stamp) },
                                 // Only inputs settled before this build began are taken by their stamp next time.
                                 inputHashes: zip(paths, values).filter { $1.stamp.isSettled(at: started) }
                                     .map { HashedInput(path: $0, stamp: $1.stamp, sha256: $1.fingerprint.sha256) })
+    }
+
+    /// The SHA-256 of a page's front matter (from its first line to the closing `---` line),
+    /// which is all a poll page shows of it (its title in the navigation); nil when the file
+    /// cannot be read or has none (the whole file counts then).
+    static func frontMatterDigest(_ url: URL) -> String? {
+        guard InputFolder.regularFileSize(url) != nil, let bytes = try? [UInt8](Data(contentsOf: url)) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
+        guard let first = lines.next(), first.trimmingCharacters(in: .whitespaces) == "---" else { return nil }
+        var frontMatter = String(first)
+        while let line = lines.next() {
+            frontMatter += "\n" + line
+            if line.trimmingCharacters(in: .whitespaces) == "---" { return sha256Hex(Array(frontMatter.utf8)) }
+        }
+        return nil
     }
 
     /// Inputs whose size or modification time differ from when they were hashed: what the

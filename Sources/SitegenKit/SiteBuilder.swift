@@ -183,7 +183,7 @@ public struct SiteBuilder {
 
         try stages.run(.render, "Rendering \(Formatting.count(plan.files.count, "file"))") { () throws(BuildFailure) in
             try render.run(plan.files, kit: computed.kit,
-                           keys: RenderStage.Keys(context: fingerprint.pollContext, last: setup.reusablePolls, now: inputs.keys))
+                           keys: RenderStage.Keys(context: fingerprint.siteContext, last: setup.reusablePolls, now: inputs.keys))
         }
         report.files = try stages.run(.publish, "Publishing to \(displayPath(config.output))") { () throws(BuildFailure) in
             try PublishStage(output: output, fingerprint: fingerprint, log: log, pollKeys: inputs.keys.sorted,

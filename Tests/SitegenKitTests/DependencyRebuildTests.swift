@@ -52,9 +52,12 @@ struct DependencyRebuildTests {
     static let itineraryKept: Set<String> = [trip + "index.html", trip + "calendar.ics", trip + "route.gpx", trip + "preview.png"]
 
     /// `itinerary`: the itinerary's files the change leaves as they were.
+    /// `prepare`: what the site has before the first build, besides the golden site.
     func check(reused expected: (Set<String>) -> Set<String>, date: String? = nil, itinerary: Set<String> = itineraryKept,
+               prepare: (TemporarySite) throws -> Void = { _ in },
                sourceLocation: SourceLocation = #_sourceLocation, _ change: (TemporarySite) throws -> Void) throws {
         let site = try site()
+        try prepare(site)
         let output = MemoryOutput()
         _ = try build(site, into: output)
         let first = output.files
@@ -89,6 +92,35 @@ struct DependencyRebuildTests {
         try check(reused: Self.none, itinerary: []) { try edit($0, "Templates/partials/trip-card.mustache") { $0 + "<!-- card -->\n" } }
         try check(reused: Self.none, itinerary: []) { try edit($0, "Templates/assets/site.css") { $0 + "\nbody { margin: 0 }\n" } }
         try check(reused: Self.none, itinerary: []) { try edit($0, "site.yml") { $0.replacingOccurrences(of: "title: Golden Trips", with: "title: Silver Trips") } }
+    }
+
+    @Test("An edited custom item, convoy, tips file or page text renders no poll again, which shows none of them; a page's title renders them all")
+    func inputsNoPollShows() throws {
+        // Items show only on their itinerary, which is rendered again.
+        try check(reused: Self.all, itinerary: []) {
+            try edit($0, "Data/items/items.json") { $0.replacingOccurrences(of: "Hot dogs at Superdawg", with: "Hot dogs at Portillo's") }
+        }
+        try check(reused: Self.all, itinerary: [], prepare: { try $0.write("Data/convoys/convoy.json", ConvoyExample().json) }) {
+            try edit($0, "Data/convoys/convoy.json") { $0.replacingOccurrences(of: "Cubs at Brewers", with: "Cubs at Brewers, take two") }
+        }
+        let tips = #"[{"category": "budget", "icon": "💸", "title": "Split the gas", "subtitle": "Settle up after each day."}]"#
+        try check(reused: Self.all, itinerary: [], prepare: {
+            try $0.write("tips.json", tips)
+            try edit($0, "site.yml") { $0 + "tips:\n  file: tips.json\n" }
+        }) {
+            try edit($0, "tips.json") { $0.replacingOccurrences(of: "after each day", with: "every evening") }
+        }
+        let withPage: (TemporarySite) throws -> Void = {
+            try $0.write("Pages/about.md", "---\ntitle: About\nmenu: 1\n---\nWe drive to ballparks.\n")
+            try edit($0, "site.yml") { $0 + "pages: Pages\n" }
+        }
+        try check(reused: Self.all, itinerary: [], prepare: withPage) {
+            try edit($0, "Pages/about.md") { $0.replacingOccurrences(of: "We drive to ballparks.", with: "We drive to ballparks, mostly.") }
+        }
+        // Its title is in every page's navigation.
+        try check(reused: Self.none, itinerary: [], prepare: withPage) {
+            try edit($0, "Pages/about.md") { $0.replacingOccurrences(of: "title: About", with: "title: About us") }
+        }
     }
 
     @Test("Another --date renders the tips again and links every poll")

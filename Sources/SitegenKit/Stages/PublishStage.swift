@@ -53,7 +53,7 @@ struct PublishStage {
                 // The sitemap lists the paths of the pages, with baseURL and the URL style of
                 // site.yml (in the poll context). When both are the last build's, it is too:
                 // a rebuild after one ballot keeps it without reading back 140,000 paths.
-                let key = "sitemap " + fingerprint.pollContext
+                let key = "sitemap " + fingerprint.siteContext
                 keys.append(key)
                 let paths = Sitemap.paths(pages: sitemapPages)
                 let kept = lastKeys.contains(key) && output.hasLastBuildsPaths(besides: paths + [Manifest.path])

@@ -24,7 +24,7 @@ package enum ItineraryPages {
             files.insert(file, at: 1)
         }
         // An itinerary's files are made from its export, the game catalog, custom items and
-        // the site — all in the context every key is combined with (BuildFingerprint.pollContext)
+        // the site — all in the context every key is combined with (BuildFingerprint.siteContext)
         // — so they are kept while that is unchanged; its calendar also while the build time
         // (DTSTAMP) is. Hashing the laid-out itinerary instead cost a millisecond each. A
         // poll's trip pages go with their poll's key.

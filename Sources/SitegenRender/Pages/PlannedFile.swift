@@ -8,7 +8,7 @@ public struct PlannedFile: Sendable {
     public let path: String
     public let make: @Sendable (RenderKit) -> [UInt8]
     /// A digest of everything the bytes depend on besides what every page does (sitegen,
-    /// site.yml, templates, assets: BuildFingerprint.pollContext). A file whose key the last
+    /// site.yml, templates, assets: BuildFingerprint.siteContext). A file whose key the last
     /// build had is kept as it is, not rendered (RenderStage). nil: rendered every build.
     package var key: String?
     /// The bytes also hold the build time (a calendar's DTSTAMP), so the key is combined with it.
