@@ -53,6 +53,8 @@ struct OptionSetTests {
         (nil, "Café in Montréal", "cafe-in-montreal", .title),
         (nil, "🏟️⚾", "set-18e2cf3e", .titleHash),
         (nil, "رحلات الصيف", "set-873e436d", .titleHash),
+        // Spaces around and between the words do not move the address.
+        (nil, " رحلات  الصيف \n", "set-873e436d", .titleHash),
         ("---", "夏", "set-8482432c", .titleHash),
         (nil, "Ελλάδα", "set-e6f7401e", .titleHash),
         // "한국 여행" as syllables and as the jamo they decompose into: one address.

@@ -29,9 +29,12 @@ public enum OptionSetSlug {
 
     /// `set-1a2b3c4d`: the title's text, not its place among the sets (numbering by place
     /// moved every later set when one was added). NFC, so that "é" typed as e + U+0301 and
-    /// as one letter give one address.
+    /// as one letter give one address; spaces around the words and between them count as a
+    /// space, as they do in a slug, so a re-export that added a trailing space keeps the
+    /// address already shared.
     package static func hashed(_ title: String) -> String {
-        "set-" + sha256Hex(Array(title.precomposedStringWithCanonicalMapping.utf8)).prefix(8)
+        let words = title.precomposedStringWithCanonicalMapping.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return "set-" + sha256Hex(Array(words.utf8)).prefix(8)
     }
 
     /// "Café Crème & Co." → "cafe-creme-and-co"; "日本" → "".
