@@ -11,9 +11,11 @@ public enum SourceDateEpoch {
     /// 1970-01-01 to 9999-12-31T23:59:59Z, the years every date on a page can show.
     public static let range: ClosedRange<Int> = 0...253_402_300_799
 
-    /// The build time it sets, or nil when it is not set.
+    /// The build time it sets, or nil when it is not set. Set to nothing is not set:
+    /// `SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)` outside a checkout gives that, and
+    /// stopped the build.
     public static func read(_ environment: [String: String]) throws(BuildFailure) -> Date? {
-        guard let raw = environment[name] else { return nil }
+        guard let raw = environment[name], !raw.isEmpty else { return nil }
         guard let seconds = seconds(raw) else {
             let shown = String(raw.prefix(40))   // control characters are escaped by Diagnostic
             throw .configuration(Diagnostic(.error, file: name, field: "", message:

@@ -55,7 +55,7 @@ struct Build: ParsableCommand {
     @Option(name: .long, help: "Output folder (overrides site.yml).")
     var output: String?
 
-    @Option(name: .long, help: "Build date for tip rotation, YYYY-MM-DD.")
+    @Option(name: .long, help: "Build date for tip rotation, YYYY-MM-DD; also the build time when no input holds a date.")
     var date: String?
 
     // Unconditional: "-1" is the seed's (invalid) value, not a missing one.

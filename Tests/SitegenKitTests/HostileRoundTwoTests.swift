@@ -308,6 +308,14 @@ struct HostileRoundTwoTests {
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
     }
 
+    @Test("SOURCE_DATE_EPOCH set to nothing is not set: the build time comes from the inputs")
+    func emptyEpoch() throws {
+        let site = try goldenSite()
+        let result = try SitegenProcess.run(["build"], in: site.root, environment: ["SOURCE_DATE_EPOCH": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try site.read("Output/manifest.json").contains("\"buildTime\": \"2026-05-09T06:13:20Z\""))
+    }
+
     @Test("An input changed while the build reads it is not published under its old hash")
     func changedDuringBuild() throws {
         let site = try goldenSite()

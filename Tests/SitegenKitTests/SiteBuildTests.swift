@@ -121,6 +121,19 @@ struct SiteBuildTests {
         #expect(try hrefs(urls: "files") == ["index.html", "index.html", "tips/index.html", "index.html"])
     }
 
+    @Test("A pages folder site.yml names that does not exist is a warning, not a silent site without pages")
+    func missingPagesFolder() throws {
+        let site = try TemporarySite()
+        try site.copy(from: Self.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        try site.write("site.yml", try site.read("site.yml") + "pages: Pagse\n")
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        #expect(log.all.map(\.description) == [
+            "\(displayPath(site.root.appendingPathComponent("Pagse"))): warning: pages: site.yml names this pages folder, which does not exist; no page is published from it",
+        ])
+    }
+
     @Test("With urls: files, Markdown links to folders open their index.html from disk; with pretty URLs they stay as written")
     func markdownFolderLinks() throws {
         func about(urls: String) throws -> String {

@@ -31,7 +31,12 @@ package enum MarkdownPages {
     package static func load(_ folder: URL?, siteFolder: URL, log: DiagnosticLog) -> [MarkdownPage] {
         guard let folder else { return [] }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return [] }
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+            // Set in site.yml, so meant to exist: a misspelt folder published no page, silently.
+            log.add(Diagnostic(.warning, file: displayPath(folder), field: "pages",
+                               message: "site.yml names this pages folder, which does not exist; no page is published from it"))
+            return []
+        }
         guard isDirectory.boolValue else {
             log.error(displayPath(folder), "the pages path is not a folder")
             return []
