@@ -94,7 +94,7 @@ struct SiteConfigTests {
     }
 
     @Test("Wrong values are errors with positions")
-    func wrongValues() {
+    func wrongValues() throws {
         #expect(message("description: x\n") == "/sites/trips/site.yml:1:1: error: title: required setting is missing")
         #expect(message("title: T\nurls: fancy\n") == "/sites/trips/site.yml:2:7: error: urls: expected pretty or files, found \"fancy\"")
         #expect(message("title: T\ntimeZone: Mars/Base\n") ==
@@ -113,6 +113,13 @@ struct SiteConfigTests {
         // YAML's null is not a title; quoted, "~" is.
         #expect(message("title: ~\n") == #"/sites/trips/site.yml:1:8: error: title: expected text, found YAML's null ("~"); quote it to mean the characters"#)
         #expect(message("title: \"~\"\n") == nil)
+        // A seed is any value --seed takes: 0 to 2^64 - 1.
+        #expect(try SiteConfigLoader.parse("title: T\ntips:\n  seed: 18446744073709551615\n", file: file).tips.seed == UInt64.max)
+        #expect(message("title: T\ntips:\n  seed: 18446744073709551616\n") ==
+                "/sites/trips/site.yml:3:9: error: tips.seed: expected a whole number from 0 to 18446744073709551615")
+        #expect(message("title: T\ntips:\n  seed: -1\n") == "/sites/trips/site.yml:3:9: error: tips.seed: must not be negative")
+        #expect(message("title: T\ntips:\n  seed: 1.5\n") ==
+                "/sites/trips/site.yml:3:9: error: tips.seed: expected a whole number from 0 to 18446744073709551615")
         // A port no URL can have, and a folder that is ".." however spelt.
         let badURL = "error: baseURL: expected an http or https URL with a host and an optional path"
         for url in ["https://ex.org:99999/", "https://ex.org:0/", "https://ex.org/%2e%2e/", "https://ex.org/a/%2E/b/", "https://ex.org/../"] {

@@ -128,8 +128,7 @@ public enum SiteConfigLoader {
         }
         let featured = try reader.optionalInt(tips["featured"], "tips.featured") ?? 3
         if featured < 1, let node = tips["featured"] { throw reader.error(node, "tips.featured", "must be at least 1") }
-        let seed = try reader.optionalInt(tips["seed"], "tips.seed") ?? 0
-        if seed < 0, let node = tips["seed"] { throw reader.error(node, "tips.seed", "must not be negative") }
+        let seed = try reader.optionalSeed(tips["seed"], "tips.seed") ?? 0
 
         return SiteConfig(
             file: file.standardizedFileURL,
@@ -160,7 +159,7 @@ public enum SiteConfigLoader {
                 file: try path(tips["file"], "tips.file", default: nil),
                 featured: featured,
                 rotation: try reader.choice(tips["rotation"], "tips.rotation", default: .daily),
-                seed: UInt64(seed)
+                seed: seed
             ),
             previews: try reader.optionalBool(top["previews"], "previews") ?? true
         )
@@ -300,6 +299,15 @@ private struct NodeReader {
         guard let node, !isNull(node) else { return nil }
         guard let value = node.int else { throw error(node, key, "expected a whole number") }
         return value
+    }
+
+    /// A seed: any whole number `--seed` takes, 0 to 2^64 − 1 (an Int stopped at 2^63 − 1,
+    /// and called the rest "not a whole number").
+    func optionalSeed(_ node: Node?, _ key: String) throws(ConfigError) -> UInt64? {
+        guard let node, !isNull(node) else { return nil }
+        if case .scalar(let scalar) = node, let value = UInt64(scalar.string) { return value }
+        if let value = node.int, value < 0 { throw error(node, key, "must not be negative") }
+        throw error(node, key, "expected a whole number from 0 to \(UInt64.max)")
     }
 
     func optionalBool(_ node: Node?, _ key: String) throws(ConfigError) -> Bool? {
