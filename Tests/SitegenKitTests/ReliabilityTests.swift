@@ -165,6 +165,17 @@ struct ReliabilityTests {
         #expect(FileManager.default.fileExists(atPath: "/.sitegen-lock") == rootLock)
     }
 
+    @Test("sitegen check refuses the output folders build refuses, writing nothing")
+    func checkRefusesOutput() throws {
+        let site = try goldenSite()
+        try site.write("site.yml", try site.read("site.yml") + "output: Data/polls\n")
+        let before = try fileTree(site.root)
+        let result = try SitegenProcess.run(["check"], in: site.root)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("Data/polls: refusing to use this output folder: it is or contains Data/polls, which sitegen reads"), "\(result.stderr)")
+        #expect(try fileTree(site.root) == before)
+    }
+
     @Test("A path is in a folder when it is the folder or below it; every absolute path is in /")
     func pathInFolder() {
         #expect(OutputFolder.path("/home/site", isIn: "/"))

@@ -40,7 +40,18 @@ struct ConfigStage {
         _ = try SourceDateEpoch.read(options.environment)
         if let output = options.output { config.output = output.standardizedFileURL }
         config.output = OutputFolder.resolvingLinks(config.output)
-        guard options.write else { return .build(Setup(config: config)) }
+        guard options.write else {
+            // `check` validates everything a build would: an output folder that overwrites an
+            // input passed `check` and stopped `build` (exit 3). Looking writes nothing.
+            if options.siteOutput == nil {
+                do {
+                    try OutputFolder(output: config.output).checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
+                } catch {
+                    throw .io(error.message)
+                }
+            }
+            return .build(Setup(config: config))
+        }
         if let changes = options.changesFile { try Self.checkChangesFile(changes, config: config, configFile: options.configFile) }
 
         let output = try output(for: config)
