@@ -19,8 +19,9 @@ extension OutputError {
     /// write and that are not kept: `named` are the first few, `count` all of them.
     /// `missingRecord`: the record of the last build that was looked for and not found;
     /// `unreadable` when it is there but could not be read.
+    /// `builtBySitegen`: the folder's manifest.json says sitegen made it (its record was lost).
     package static func strangers(in output: String, named: [String], count: Int, missingRecord: String?,
-                                  unreadable: Bool = false) -> OutputError {
+                                  unreadable: Bool = false, builtBySitegen: Bool = false) -> OutputError {
         let atLeast = count >= countedStrangersAtMost
         var more = count > named.count ? " and \(count - named.count)\(atLeast ? " or" : "") more" : ""
         if let missingRecord {
@@ -29,7 +30,9 @@ extension OutputError {
         }
         return OutputError(message: "\(output): refusing to replace this folder: \(Formatting.count(count, "file"))\(atLeast ? " or more" : "") in it "
             + "\(count == 1 ? "was" : "were") not written by sitegen: \(named.joined(separator: ", "))\(more). "
-            + "Move \(count == 1 ? "it" : "them") away, or list \(count == 1 ? "it" : "them") under `keep:` in site.yml")
+            + "Move \(count == 1 ? "it" : "them") away, or list \(count == 1 ? "it" : "them") under `keep:` in site.yml"
+            + (missingRecord != nil && builtBySitegen
+                ? ". Its manifest.json says sitegen built it: if nothing in it is yours, delete the folder and build again" : ""))
     }
 
     /// A `keep:` path (as shown) that the new site also writes.

@@ -36,7 +36,8 @@ extension OutputFolder {
         guard count > 0 else { return }
         throw .strangers(in: displayPath(output), named: strangers, count: count,
                          missingRecord: recorded == nil ? displayPath(BuildState.url(for: output)) : nil,
-                         unreadable: Self.exists(BuildState.url(for: output).path))
+                         unreadable: Self.exists(BuildState.url(for: output).path),
+                         builtBySitegen: recorded == nil && Self.isSitegenOutput(output))
     }
 
     /// Calls `body` with the path (relative to `root`) of every entry that is not a folder,

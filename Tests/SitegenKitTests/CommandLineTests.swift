@@ -198,7 +198,13 @@ struct CommandLineTests {
         try FileManager.default.removeItem(at: site.root.appendingPathComponent("Output/notes.txt"))
         let damaged = try SitegenProcess.run(["build"], in: site.root)
         #expect(damaged.status == 3)
-        #expect(damaged.stderr.hasSuffix("and \(cold.count - 10) more (.Output.sitegen-state.json, the record of the last build here, cannot be read). Move them away, or list them under `keep:` in site.yml\n"))
+        #expect(damaged.stderr.hasSuffix("and \(cold.count - 10) more (.Output.sitegen-state.json, the record of the last build here, cannot be read). Move them away, or list them under `keep:` in site.yml. Its manifest.json says sitegen built it: if nothing in it is yours, delete the folder and build again\n"))
+        #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
+        // Deleted, the same: sitegen's own site, its record lost, and what to do about it.
+        try FileManager.default.removeItem(at: state)
+        let lost = try SitegenProcess.run(["build"], in: site.root)
+        #expect(lost.status == 3)
+        #expect(lost.stderr.hasSuffix("(there is no record of an earlier build here: .Output.sitegen-state.json is missing). Move them away, or list them under `keep:` in site.yml. Its manifest.json says sitegen built it: if nothing in it is yours, delete the folder and build again\n"))
         #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
     }
 
@@ -213,7 +219,7 @@ struct CommandLineTests {
         let damaged = try SitegenProcess.run(["build"], in: site.root)
         #expect(damaged.status == 3)
         #expect(damaged.stderr.hasPrefix("error: Output: refusing to replace this folder: \(cold.count) files in it were not written by sitegen: "))
-        #expect(damaged.stderr.hasSuffix("and \(cold.count - 10) more (.Output.sitegen-state.json, the record of the last build here, cannot be read). Move them away, or list them under `keep:` in site.yml\n"))
+        #expect(damaged.stderr.hasSuffix("and \(cold.count - 10) more (.Output.sitegen-state.json, the record of the last build here, cannot be read). Move them away, or list them under `keep:` in site.yml. Its manifest.json says sitegen built it: if nothing in it is yours, delete the folder and build again\n"))
         #expect(try fileTree(site.root.appendingPathComponent("Output")) == cold)
     }
 
