@@ -344,6 +344,8 @@ struct DependencyRebuildTests {
             ("Data/polls/a.json", "it is in Data/polls, which sitegen reads"),
             ("Templates/home.mustache", "it is in Templates, which sitegen reads"),
             ("site.yml", "it is the site configuration"),
+            // Said before the build, not as Foundation's "The file doesn't exist." after it.
+            ("nodir/changes.txt", "its folder nodir does not exist"),
         ] {
             var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
             options.changesFile = site.root.appendingPathComponent(target)

@@ -94,6 +94,9 @@ struct ConfigStage {
             why = "it is the site configuration"
         } else if let folder = ([config.templates] + config.inputFolders).first(where: inside) {
             why = "it is in \(displayPath(folder)), which sitegen reads"
+        } else if !FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) {
+            // Found before the build, not after it as Foundation's "The file doesn't exist."
+            why = "its folder \(displayPath(file.deletingLastPathComponent())) does not exist"
         }
         if let why {
             throw .configuration(Diagnostic(.error, file: displayPath(file), message: "--changes cannot write here: \(why)"))
