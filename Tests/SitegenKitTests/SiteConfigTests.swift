@@ -112,6 +112,7 @@ struct SiteConfigTests {
         #expect(message("- a list\n") == "/sites/trips/site.yml:1:1: error: expected a mapping of settings such as `title: My trips`")
         // YAML's null is not a title; quoted, "~" is.
         #expect(message("title: ~\n") == #"/sites/trips/site.yml:1:8: error: title: expected text, found YAML's null ("~"); quote it to mean the characters"#)
+        #expect(message("title:\nurls: files\n") == "/sites/trips/site.yml:1:7: error: title: must not be empty")
         #expect(message("title: \"~\"\n") == nil)
         // A seed is any value --seed takes: 0 to 2^64 - 1.
         #expect(try SiteConfigLoader.parse("title: T\ntips:\n  seed: 18446744073709551615\n", file: file).tips.seed == UInt64.max)

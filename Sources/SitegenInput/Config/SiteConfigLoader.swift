@@ -263,7 +263,11 @@ private struct NodeReader {
     /// Text; YAML's null (`~`, `null`, nothing) is not text, even where it is required.
     func string(_ node: Node, _ key: String) throws(ConfigError) -> String {
         guard case .scalar(let scalar) = node else { throw error(node, key, "expected text") }
-        if isNull(node) { throw error(node, key, "expected text, found YAML's null (\"\(scalar.string)\"); quote it to mean the characters") }
+        if isNull(node) {
+            // `title:` with nothing after it: "found YAML's null (\"\")" said it in YAML's terms.
+            if scalar.string.isEmpty { throw error(node, key, "must not be empty") }
+            throw error(node, key, "expected text, found YAML's null (\"\(scalar.string)\"); quote it to mean the characters")
+        }
         return scalar.string
     }
 
