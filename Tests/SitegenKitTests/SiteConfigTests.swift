@@ -90,7 +90,7 @@ struct SiteConfigTests {
         #expect(message("title: Trips\ninputs:\n  poll: x\n") ==
                 "/sites/trips/site.yml:3:3: error: inputs.poll: unknown key (did you mean \"polls\"?); expected one of: polls, votes, trips, items, games, options, convoys")
         #expect(message("title: Trips\nprivacy:\n  minBallots: 2\n") ==
-                "/sites/trips/site.yml:3:3: error: privacy.minBallots: unknown key; expected one of: minBallotsForBreakdown")
+                "/sites/trips/site.yml:3:3: error: privacy.minBallots: unknown key (did you mean \"minBallotsForBreakdown\"?); expected one of: minBallotsForBreakdown")
     }
 
     @Test("Wrong values are errors with positions")
@@ -118,6 +118,7 @@ struct SiteConfigTests {
         #expect(try SiteConfigLoader.parse("title: T\ntips:\n  seed: 18446744073709551615\n", file: file).tips.seed == UInt64.max)
         #expect(message("title: T\ntips:\n  seed: 18446744073709551616\n") ==
                 "/sites/trips/site.yml:3:9: error: tips.seed: expected a whole number from 0 to 18446744073709551615")
+        #expect(message("title: T\nprivacy:\n  minBalots: 2\n")?.contains(#"unknown key (did you mean "minBallotsForBreakdown"?)"#) == true)
         #expect(message("title: T\ntips:\n  seed: -1\n") == "/sites/trips/site.yml:3:9: error: tips.seed: must not be negative")
         #expect(message("title: T\ntips:\n  seed: 1.5\n") ==
                 "/sites/trips/site.yml:3:9: error: tips.seed: expected a whole number from 0 to 18446744073709551615")

@@ -239,8 +239,19 @@ private struct NodeReader {
             let key = keyNode.string ?? ""
             let qualified = name.isEmpty ? key : "\(name).\(key)"
             guard keys.contains(key) else {
-                let suggestion = keys.min { editDistance($0, key) < editDistance($1, key) }
-                    .flatMap { editDistance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
+                // Against the whole key, or (for 4 letters or more) its start: `minBalots` is
+                // far from `minBallotsForBreakdown` but one letter from its start.
+                func distance(_ candidate: String) -> Int {
+                    var best = editDistance(candidate, key)
+                    if key.count >= 4 {
+                        for length in max(1, key.count - 1)...(key.count + 1) where length < candidate.count {
+                            best = min(best, editDistance(String(candidate.prefix(length)), key))
+                        }
+                    }
+                    return best
+                }
+                let suggestion = keys.min { distance($0) < distance($1) }
+                    .flatMap { distance($0) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
                 throw ConfigError(diagnostic: Diagnostic(
                     .error, file: file, line: keyNode.mark?.line, column: keyNode.mark?.column, field: qualified,
                     message: "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))"))
