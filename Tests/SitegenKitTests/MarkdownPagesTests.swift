@@ -136,11 +136,12 @@ struct MarkdownPagesTests {
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
     }
 
-    @Test("A pages folder that does not exist means no pages")
+    @Test("A pages folder that does not exist means no pages, with a warning when site.yml names it; none set, none and no word")
     func missingFolder() throws {
         let log = DiagnosticLog()
-        #expect(MarkdownPages.load(URL(fileURLWithPath: "/nonexistent/Pages"), siteFolder: URL(fileURLWithPath: "/nonexistent"), log: log).isEmpty)
         #expect(MarkdownPages.load(nil, siteFolder: URL(fileURLWithPath: "/nonexistent"), log: log).isEmpty)
         #expect(log.all.isEmpty)
+        #expect(MarkdownPages.load(URL(fileURLWithPath: "/nonexistent/Pages"), siteFolder: URL(fileURLWithPath: "/nonexistent"), log: log).isEmpty)
+        #expect(log.all.map(\.description) == ["/nonexistent/Pages: warning: pages: site.yml names this pages folder, which does not exist; no page is published from it"])
     }
 }
