@@ -90,7 +90,8 @@ public enum DefaultSite {
             } catch {
                 throw .io("\(shown): cannot read folder: \(error.localizedDescription)")
             }
-            guard contents.isEmpty else { throw .folderNotEmpty(shown) }
+            // A fresh `git init` is empty for this purpose: "git init, then sitegen init" was refused.
+            guard contents.allSatisfy({ $0 == ".git" }) else { throw .folderNotEmpty(shown) }
         }
         for file in files {
             let url = folder.appendingPathComponent(file.path)

@@ -9,7 +9,7 @@ struct Init: ParsableCommand {
         abstract: "Create a new site: site.yml, the default templates and a small sample data set."
     )
 
-    @Argument(help: "The folder for the new site; created if missing, refused unless empty. Default: the current folder.")
+    @Argument(help: "The folder for the new site; created if missing, refused unless empty (a .git folder may be there). Default: the current folder.")
     var folder = "."
 
     func run() throws {

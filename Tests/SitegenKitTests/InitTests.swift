@@ -90,6 +90,16 @@ struct InitTests {
         #expect(file.stderr == "notes.txt: error: exists and is not a folder\n")
     }
 
+    @Test("init fills a folder holding only .git (git init first), and leaves .git as it was")
+    func initAfterGitInit() throws {
+        let site = try TemporarySite()
+        try site.write(".git/HEAD", "ref: refs/heads/main\n")
+        let result = try SitegenProcess.run(["init"], in: site.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try site.read(".git/HEAD") == "ref: refs/heads/main\n")
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("site.yml").path))
+    }
+
     @Test("init with no argument fills the current (empty) folder")
     func initHere() throws {
         let site = try TemporarySite()
