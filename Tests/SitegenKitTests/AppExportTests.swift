@@ -196,6 +196,48 @@ struct AppExportTests {
         ])
     }
 
+    @Test("TIMESTAMPs written in seconds are read as seconds, with one warning a file")
+    func cloudKitSecondsTimestamps() throws {
+        let (votes, diagnostics) = try loadVotes("""
+        {"records": [
+          {"recordName": "a0000000-0000-0000-0000-00000000000a", "recordType": "PollVote",
+           "fields": {"pollId": {"value": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "type": "STRING"},
+                      "odg": {"value": "_voter", "type": "STRING"},
+                      "rankings": {"value": [1, 0], "type": "INT64_LIST"},
+                      "votedAt": {"value": 1780000000, "type": "TIMESTAMP"},
+                      "modifiedAt": {"value": 1780000000.5, "type": "TIMESTAMP"}}},
+          {"recordName": "a0000000-0000-0000-0000-00000000000b", "recordType": "PollVote",
+           "fields": {"pollId": {"value": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "type": "STRING"},
+                      "odg": {"value": "_other", "type": "STRING"},
+                      "rankings": {"value": [0, 1], "type": "INT64_LIST"}},
+           "created": {"timestamp": 1780000001}, "modified": {"timestamp": 1780000002000}}
+        ]}
+        """)
+        #expect(votes.map(\.votedAt.timeIntervalSince1970) == [1_780_000_000, 1_780_000_001])
+        #expect(votes.map(\.modifiedAt.timeIntervalSince1970) == [1_780_000_000.5, 1_780_000_002])
+        #expect(diagnostics == [
+            "Data/votes/v.json:6:36: warning: records[0].fields.votedAt.value: this TIMESTAMP is in seconds, where CloudKit writes milliseconds since 1970: as milliseconds it would be a day in January or February 1970, so it is read as seconds (2026-05-28) (3 such TIMESTAMPs in this file); check the tool that wrote this dump",
+        ])
+    }
+
+    @Test("Milliseconds outside the seconds window are read as milliseconds, without a warning")
+    func cloudKitMillisecondsKept() throws {
+        // 631,151,999 ms is 1970-01-08 as milliseconds and 1989-12-31 as seconds: outside
+        // the window of the app's years, so it stays what CloudKit says it is.
+        let (votes, diagnostics) = try loadVotes("""
+        {"records": [
+          {"recordName": "a0000000-0000-0000-0000-00000000000a", "recordType": "PollVote",
+           "fields": {"pollId": {"value": "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "type": "STRING"},
+                      "odg": {"value": "_voter", "type": "STRING"},
+                      "rankings": {"value": [1, 0], "type": "INT64_LIST"},
+                      "votedAt": {"value": 631151999, "type": "TIMESTAMP"},
+                      "modifiedAt": {"value": 1780000000000, "type": "TIMESTAMP"}}}
+        ]}
+        """)
+        #expect(votes.map { ($0.votedAt.timeIntervalSince1970 * 1000).rounded() } == [631_151_999])
+        #expect(diagnostics == [])
+    }
+
     @Test("A malformed dump is a positioned error", arguments: [
         (#"{"records": [{"recordName": "x", "recordType": "PollVote", "fields": []}]}"#,
          "Data/votes/v.json:1:70: error: records[0].fields: expected an object, found an array"),

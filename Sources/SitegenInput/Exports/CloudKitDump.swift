@@ -39,7 +39,15 @@ public enum CloudKitDump {
         /// The last page's `continuationMarker`: the query had more pages than the file
         /// holds, so records are missing.
         package var continues: JSONField?
+        /// TIMESTAMPs written in seconds, not milliseconds: the first and how many.
+        package var secondsTimestamps: (first: JSONField, count: Int)?
     }
+
+    /// 1990-01-01 to 2100-01-01 in seconds since 1970. As milliseconds these values name
+    /// days of January and February 1970, which no record of the app can carry: a dump
+    /// written with seconds where CloudKit writes milliseconds showed every date as
+    /// January 1970, silently. Such values are read as seconds, with a warning.
+    package static let secondsWindow: ClosedRange<Double> = 631_152_000...4_102_444_800
 
     /// `root` is a dump when it is an object with a `records` array (one response), or an
     /// array of such objects: the pages of a query that went on with `continuationMarker`,
@@ -105,7 +113,7 @@ public enum CloudKitDump {
                     reading.skipped[typeName] = (seen?.first ?? element, (seen?.count ?? 0) + 1)
                     continue
                 }
-                reading.records.append(try plainRecord(record, type: type))
+                reading.records.append(try plainRecord(record, type: type, seconds: &reading.secondsTimestamps))
             } catch {
                 reading.errors.append(error)
             }
@@ -114,7 +122,9 @@ public enum CloudKitDump {
     }
 
     /// The record's fields as a plain export object.
-    package static func plainRecord(_ record: JSONFields, type: RecordType) throws(FieldError) -> JSONField {
+    /// `seconds` counts the TIMESTAMPs read as seconds (`timestamp(_:seconds:)`).
+    package static func plainRecord(_ record: JSONFields, type: RecordType,
+                                    seconds: inout (first: JSONField, count: Int)?) throws(FieldError) -> JSONField {
         let fieldsField = try record.required("fields")
         let fields = try fieldsField.object()
         var members: [(key: String, value: JSONNode)] = []
@@ -122,7 +132,7 @@ public enum CloudKitDump {
             let entry = try JSONField(member.value, path: fieldsField.path.appending(member.key)).object()
             let value = try entry.required("value")
             let typeName = try entry.optional("type")?.string()
-            members.append((member.key, try converted(value, type: typeName, typeField: entry.optional("type"))))
+            members.append((member.key, try converted(value, type: typeName, typeField: entry.optional("type"), seconds: &seconds)))
         }
         let present = Set(members.map(\.key))
         if !type.idKeys.contains(where: present.contains), let name = record.optional("recordName") {
@@ -131,14 +141,15 @@ public enum CloudKitDump {
         }
         for (key, system) in type.systemDates where !present.contains(key) {
             if let stamp = try record.optional(system)?.object().optional("timestamp") {
-                members.append((key, try timestamp(stamp)))
+                members.append((key, try timestamp(stamp, seconds: &seconds)))
             }
         }
         return JSONField(JSONNode(.object(JSONObject(members: members)), offset: fieldsField.node.offset), path: fieldsField.path)
     }
 
     /// One field value as the plain export would hold it.
-    package static func converted(_ value: JSONField, type: String?, typeField: JSONField?) throws(FieldError) -> JSONNode {
+    package static func converted(_ value: JSONField, type: String?, typeField: JSONField?,
+                                  seconds: inout (first: JSONField, count: Int)?) throws(FieldError) -> JSONNode {
         guard let type else {
             // A value written without its type is taken as it is, but a reference is still
             // recognisable by its recordName: a vote's pollId was "expected a UUID, found an object".
@@ -147,7 +158,9 @@ public enum CloudKitDump {
         }
         if type.hasSuffix("_LIST"), scalarTypes.contains(String(type.dropLast(5))) {
             let element = String(type.dropLast(5))
-            let nodes = try value.elements().map { (item) throws(FieldError) in try converted(item, type: element, typeField: typeField) }
+            let nodes = try value.elements().map { (item) throws(FieldError) in
+                try converted(item, type: element, typeField: typeField, seconds: &seconds)
+            }
             return JSONNode(.array(nodes), offset: value.node.offset)
         }
         switch type {
@@ -166,7 +179,7 @@ public enum CloudKitDump {
             _ = try value.double()
             return value.node
         case "TIMESTAMP":
-            return try timestamp(value)
+            return try timestamp(value, seconds: &seconds)
         case "REFERENCE":
             return try value.object().required("recordName").node
         case "LOCATION":
@@ -179,9 +192,14 @@ public enum CloudKitDump {
     }
 
     /// A TIMESTAMP (milliseconds since 1970) as an ISO 8601 string with milliseconds, which
-    /// every date field reads whatever `numericDates` says.
-    package static func timestamp(_ field: JSONField) throws(FieldError) -> JSONNode {
-        let milliseconds = try field.double()
+    /// every date field reads whatever `numericDates` says. A value that can only be seconds
+    /// (`secondsWindow`) is read as seconds and counted in `seconds`, to be warned about.
+    package static func timestamp(_ field: JSONField, seconds: inout (first: JSONField, count: Int)?) throws(FieldError) -> JSONNode {
+        var milliseconds = try field.double()
+        if secondsWindow.contains(milliseconds) {
+            milliseconds *= 1000
+            seconds = (seconds?.first ?? field, (seconds?.count ?? 0) + 1)
+        }
         guard ExportDateReader.representable.contains(milliseconds / 1000) else {
             throw field.error("a TIMESTAMP of \(ExportDecoder.describe(milliseconds)) milliseconds since 1970 is outside the years 1 to 9999")
         }

@@ -220,6 +220,13 @@ public struct ExportLoader: Sendable {
             log.add(locate(marker.node.offset).diagnostic(.warning, field: marker.path.description,
                 "this dump is not the query's last page: CloudKit returned a continuationMarker, so its records after this page are not in the file; save every page (in this file, as an array of the responses, or in files of their own)"))
         }
+        if let (first, count) = dump.secondsTimestamps {
+            let asSeconds = Formatting.iso8601(Date(timeIntervalSince1970: (try? first.double()) ?? 0)).prefix(10)
+            let more = count > 1 ? " (\(Formatting.count(count, "such TIMESTAMP")) in this file)" : ""
+            log.add(locate(first.node.offset).diagnostic(.warning, field: first.path.description,
+                "this TIMESTAMP is in seconds, where CloudKit writes milliseconds since 1970: as milliseconds it would be a day in January or February 1970, so it is read as seconds (\(asSeconds))\(more); check the tool that wrote this dump",
+                summary: "CloudKit TIMESTAMPs written in seconds"))
+        }
         for (field, reason) in dump.failed {
             log.add(locate(field.node.offset).diagnostic(.warning, field: field.path.description,
                 "CloudKit returned an error instead of this record (\(reason)); it is skipped",
