@@ -123,8 +123,8 @@ public final class BuildReporter: @unchecked Sendable {
         switch result {
         case .success(let report):
             if verbosity != .quiet { streams.standardOutput(report.summary + "\n") }
-        case .failure(.configuration(let diagnostic)):
-            report(diagnostic)
+        case .failure(.configuration(let problems)):
+            problems.forEach { report($0) }
         case .failure(.io(let message)):
             streams.standardError("error: \(message)\n")
             if annotates { streams.standardOutput(WorkflowAnnotation.command(.error, message: message) + "\n") }

@@ -9,8 +9,8 @@ import SitegenRender
 public enum BuildFailure: Error, Sendable {
     /// Bad export data (exit 1); the diagnostics are in the log.
     case inputErrors(count: Int)
-    /// Bad site.yml or templates (exit 2).
-    case configuration(Diagnostic)
+    /// Bad site.yml or templates (exit 2): every problem found, in file order.
+    case configuration([Diagnostic])
     /// Could not write the site (exit 3).
     case io(String)
 

@@ -18,8 +18,8 @@ public enum SourceDateEpoch {
         guard let raw = environment[name], !raw.isEmpty else { return nil }
         guard let seconds = seconds(raw) else {
             let shown = String(raw.prefix(40))   // control characters are escaped by Diagnostic
-            throw .configuration(Diagnostic(.error, file: name, field: "", message:
-                "expected whole seconds since 1970 from \(range.lowerBound) to \(range.upperBound) (year 9999), found \"\(shown)\""))
+            throw .configuration([Diagnostic(.error, file: name, field: "", message:
+                "expected whole seconds since 1970 from \(range.lowerBound) to \(range.upperBound) (year 9999), found \"\(shown)\"")])
         }
         return Date(timeIntervalSince1970: seconds)
     }

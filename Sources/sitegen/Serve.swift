@@ -38,8 +38,8 @@ struct Serve: ParsableCommand {
         do {
             config = try SiteConfigLoader.load(configFile)
         } catch {
-            standardError(error.diagnostic.description)
-            throw BuildFailure.configuration(error.diagnostic)
+            standardError(error.description)
+            throw BuildFailure.configuration(error.diagnostics)
         }
 
         // Bad exports or templates still leave something to serve (the previous site, if any)

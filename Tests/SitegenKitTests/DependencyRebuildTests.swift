@@ -354,7 +354,7 @@ struct DependencyRebuildTests {
                 Issue.record("--changes \(target) was written")
             } catch let failure as BuildFailure {
                 #expect(failure.exitStatus == 2)
-                guard case .configuration(let diagnostic) = failure else { Issue.record("\(failure)"); continue }
+                guard case .configuration(let problems) = failure, let diagnostic = problems.first else { Issue.record("\(failure)"); continue }
                 let shown = diagnostic.message.replacingOccurrences(of: displayPath(site.root) + "/", with: "")
                 #expect(shown == "--changes cannot write here: \(why)", "\(target)")
             }

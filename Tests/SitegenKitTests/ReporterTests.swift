@@ -90,7 +90,7 @@ struct ReporterTests {
     func failures() {
         let configuration = CapturedStreams()
         let diagnostic = Diagnostic(.error, file: "site.yml", line: 2, column: 1, field: "baseUrl", message: "unknown key")
-        configuration.reporter(.normal).finish(.failure(.configuration(diagnostic)), diagnostics: [])
+        configuration.reporter(.normal).finish(.failure(.configuration([diagnostic])), diagnostics: [])
         #expect(configuration.stderr == "site.yml:2:1: error: baseUrl: unknown key\n")
         #expect(configuration.stdout == "")
 
@@ -112,7 +112,7 @@ struct ReporterTests {
 
         let failing = CapturedStreams()
         let diagnostic = Diagnostic(.error, file: "site.yml", line: 2, column: 1, field: "baseUrl", message: "unknown key")
-        failing.reporter(.quiet, annotations: true).finish(.failure(.configuration(diagnostic)), diagnostics: [])
+        failing.reporter(.quiet, annotations: true).finish(.failure(.configuration([diagnostic])), diagnostics: [])
         #expect(failing.stdout == "::error file=site.yml,line=2,col=1::baseUrl: unknown key\n")
         let io = CapturedStreams()
         io.reporter(.normal, annotations: true).finish(.failure(.io("Output: cannot write")), diagnostics: [])

@@ -93,6 +93,25 @@ struct SiteConfigTests {
                 "/sites/trips/site.yml:3:3: error: privacy.minBallots: unknown key (did you mean \"minBallotsForBreakdown\"?); expected one of: minBallotsForBreakdown")
     }
 
+    @Test("Every problem of the file is reported in one run, in file order")
+    func everyProblemAtOnce() {
+        // A misspelt key used to hide the rest: `titel` alone, then the missing title, …
+        #expect(message("titel: X\nurls: fancy\nlisPolls: true\nprivacy:\n  minBallotsForBreakdown: 0\n  minBalots: 2\ntimeZone: Mars/Base\n") == """
+            /sites/trips/site.yml:1:1: error: titel: unknown key (did you mean "title"?); expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, keep, pages, inputs, privacy, tips, previews
+            /sites/trips/site.yml:1:1: error: title: required setting is missing
+            /sites/trips/site.yml:2:7: error: urls: expected pretty or files, found "fancy"
+            /sites/trips/site.yml:3:1: error: lisPolls: unknown key (did you mean "listPolls"?); expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, keep, pages, inputs, privacy, tips, previews
+            /sites/trips/site.yml:5:27: error: privacy.minBallotsForBreakdown: must be at least 1
+            /sites/trips/site.yml:6:3: error: privacy.minBalots: unknown key (did you mean "minBallotsForBreakdown"?); expected one of: minBallotsForBreakdown
+            /sites/trips/site.yml:7:11: error: timeZone: unknown time zone "Mars/Base"; use an IANA name such as America/Chicago
+            """)
+        // A mapping expected and a scalar found is one problem; the rest are still read.
+        #expect(message("title: T\ninputs: Data\ntips:\n  featured: 0\n") == """
+            /sites/trips/site.yml:2:9: error: inputs: expected a mapping with keys polls, votes, trips, items, games, options, convoys
+            /sites/trips/site.yml:4:13: error: tips.featured: must be at least 1
+            """)
+    }
+
     @Test("Wrong values are errors with positions")
     func wrongValues() throws {
         #expect(message("description: x\n") == "/sites/trips/site.yml:1:1: error: title: required setting is missing")

@@ -2,10 +2,22 @@ import Foundation
 import SitegenCore
 import Yams
 
-/// A site.yml problem, with the key's position.
+/// site.yml's problems, each with its key's position, in file order: a file with a
+/// misspelt key and a wrong value names both in one run.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let diagnostic: Diagnostic
-    public var description: String { diagnostic.description }
+    public let diagnostics: [Diagnostic]
+    /// The first problem.
+    public var diagnostic: Diagnostic { diagnostics[0] }
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    public init(diagnostic: Diagnostic) {
+        diagnostics = [diagnostic]
+    }
+
+    init(diagnostics: [Diagnostic]) {
+        precondition(!diagnostics.isEmpty)
+        self.diagnostics = diagnostics
+    }
 }
 
 /// Reads site.yml through Yams' node API, so unknown keys and wrong values are reported
@@ -76,61 +88,85 @@ public enum SiteConfigLoader {
             throw ConfigError(diagnostic: Diagnostic(.error, file: shown, line: root?.mark?.line, column: root?.mark?.column,
                                                      message: "expected a mapping of settings such as `title: My trips`"))
         }
+        // Each setting is read on its own: a problem is noted and the setting's default
+        // stands in, so every problem of the file is reported in one run.
         let reader = NodeReader(file: shown)
-        let top = try reader.mapping(root, keys: topLevelKeys, name: "")
+        let top = reader.mapping(root, keys: topLevelKeys, name: "")
         let folder = file.deletingLastPathComponent()
 
-        func path(_ node: Node?, _ key: String, default value: String?) throws(ConfigError) -> URL? {
-            guard let raw = try reader.optionalString(node, key) ?? value else { return nil }
-            return URL(fileURLWithPath: raw, relativeTo: folder).standardizedFileURL
+        func path(_ node: Node?, _ key: String, default value: String?) -> URL? {
+            let raw = reader.noting(value) { () throws(ConfigError) in try reader.optionalString(node, key) ?? value }
+            return raw.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
         }
 
-        guard let titleNode = top["title"] else {
-            throw ConfigError(diagnostic: Diagnostic(.error, file: shown, line: 1, column: 1, field: "title",
-                                                     message: "required setting is missing"))
+        var title = ""
+        if let titleNode = top["title"] {
+            title = reader.noting("") { () throws(ConfigError) in
+                let title = try reader.string(titleNode, "title")
+                if title.trimmingCharacters(in: .whitespaces).isEmpty { throw reader.error(titleNode, "title", "must not be empty") }
+                try reader.limit(titleNode, "title", title, maxTitleBytes)
+                return title
+            }
+        } else {
+            reader.note(Diagnostic(.error, file: shown, line: 1, column: 1, field: "title", message: "required setting is missing"))
         }
-        let title = try reader.string(titleNode, "title")
-        if title.trimmingCharacters(in: .whitespaces).isEmpty { throw reader.error(titleNode, "title", "must not be empty") }
-        try reader.limit(titleNode, "title", title, maxTitleBytes)
-        let description = try reader.optionalString(top["description"], "description")
-        if let description { try reader.limit(top["description"]!, "description", description, maxDescriptionBytes) }
+        let description = reader.noting(nil) { () throws(ConfigError) in
+            let description = try reader.optionalString(top["description"], "description")
+            if let description { try reader.limit(top["description"]!, "description", description, maxDescriptionBytes) }
+            return description
+        }
 
-        var baseURL: URL?
-        if let node = top["baseURL"], let raw = try reader.optionalString(node, "baseURL") {
+        let baseURL = reader.noting(nil) { () throws(ConfigError) -> URL? in
+            guard let node = top["baseURL"], let raw = try reader.optionalString(node, "baseURL") else { return nil }
             try reader.limit(node, "baseURL", raw, maxURLBytes)
             guard let url = publishedURL(raw) else {
                 throw reader.error(node, "baseURL", "expected an http or https URL with a host and an optional path, such as https://example.org/trips/ (no user name, password, query or fragment: it is printed on every page)")
             }
-            baseURL = url
+            return url
         }
-        let language = try reader.optionalString(top["language"], "language") ?? "en"
-        guard !language.isEmpty, language.utf8.count <= 35,
-              language.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") }) else {
-            throw reader.error(top["language"]!, "language", "expected a language tag such as en or en-US")
+        let language = reader.noting("en") { () throws(ConfigError) in
+            let language = try reader.optionalString(top["language"], "language") ?? "en"
+            guard !language.isEmpty, language.utf8.count <= 35,
+                  language.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") }) else {
+                throw reader.error(top["language"]!, "language", "expected a language tag such as en or en-US")
+            }
+            return language
         }
-        let listed = try reader.optionalStrings(top["keep"], "keep") ?? []
-        for (index, path) in listed.enumerated() where !SafePath.isSafe(path) || path.utf8.count > maxTitleBytes {
-            throw reader.error(reader.item(top["keep"]!, index), "keep", "expected a path inside the output folder such as CNAME or downloads/map.pdf, found \"\(path)\"")
+        let listed: [String] = reader.noting([]) { () throws(ConfigError) in
+            let listed = try reader.optionalStrings(top["keep"], "keep") ?? []
+            for (index, path) in listed.enumerated() where !SafePath.isSafe(path) || path.utf8.count > maxTitleBytes {
+                throw reader.error(reader.item(top["keep"]!, index), "keep", "expected a path inside the output folder such as CNAME or downloads/map.pdf, found \"\(path)\"")
+            }
+            return listed
         }
 
-        let timeZoneName = try reader.optionalString(top["timeZone"], "timeZone") ?? "UTC"
-        guard let timeZone = TimeZone(identifier: timeZoneName) else {
-            throw reader.error(top["timeZone"]!, "timeZone", "unknown time zone \"\(timeZoneName)\"; use an IANA name such as America/Chicago")
+        let timeZone = reader.noting(TimeZone.gmt) { () throws(ConfigError) in
+            let timeZoneName = try reader.optionalString(top["timeZone"], "timeZone") ?? "UTC"
+            guard let timeZone = TimeZone(identifier: timeZoneName) else {
+                throw reader.error(top["timeZone"]!, "timeZone", "unknown time zone \"\(timeZoneName)\"; use an IANA name such as America/Chicago")
+            }
+            return timeZone
         }
 
-        let inputs = try reader.mapping(top["inputs"], keys: inputKeys, name: "inputs")
-        let privacy = try reader.mapping(top["privacy"], keys: privacyKeys, name: "privacy")
-        let tips = try reader.mapping(top["tips"], keys: tipsKeys, name: "tips")
+        let inputs = reader.mapping(top["inputs"], keys: inputKeys, name: "inputs")
+        let privacy = reader.mapping(top["privacy"], keys: privacyKeys, name: "privacy")
+        let tips = reader.mapping(top["tips"], keys: tipsKeys, name: "tips")
 
-        let minBallots = try reader.optionalInt(privacy["minBallotsForBreakdown"], "privacy.minBallotsForBreakdown") ?? 3
-        if minBallots < 1, let node = privacy["minBallotsForBreakdown"] {
-            throw reader.error(node, "privacy.minBallotsForBreakdown", "must be at least 1")
+        let minBallots = reader.noting(3) { () throws(ConfigError) in
+            let minBallots = try reader.optionalInt(privacy["minBallotsForBreakdown"], "privacy.minBallotsForBreakdown") ?? 3
+            if minBallots < 1, let node = privacy["minBallotsForBreakdown"] {
+                throw reader.error(node, "privacy.minBallotsForBreakdown", "must be at least 1")
+            }
+            return minBallots
         }
-        let featured = try reader.optionalInt(tips["featured"], "tips.featured") ?? 3
-        if featured < 1, let node = tips["featured"] { throw reader.error(node, "tips.featured", "must be at least 1") }
-        let seed = try reader.optionalSeed(tips["seed"], "tips.seed") ?? 0
+        let featured = reader.noting(3) { () throws(ConfigError) in
+            let featured = try reader.optionalInt(tips["featured"], "tips.featured") ?? 3
+            if featured < 1, let node = tips["featured"] { throw reader.error(node, "tips.featured", "must be at least 1") }
+            return featured
+        }
+        let seed = reader.noting(0) { () throws(ConfigError) in try reader.optionalSeed(tips["seed"], "tips.seed") ?? 0 }
 
-        return SiteConfig(
+        let config = SiteConfig(
             file: file.standardizedFileURL,
             folder: folder.standardizedFileURL,
             title: title,
@@ -138,31 +174,33 @@ public enum SiteConfigLoader {
             baseURL: baseURL,
             language: language,
             timeZone: timeZone,
-            urls: try reader.choice(top["urls"], "urls", default: .pretty),
-            listPolls: try reader.optionalBool(top["listPolls"], "listPolls") ?? true,
-            numericDates: try reader.choice(top["numericDates"], "numericDates", default: .reference),
-            templates: try path(top["templates"], "templates", default: "Templates")!,
-            output: try path(top["output"], "output", default: "Output")!,
+            urls: reader.noting(.pretty) { () throws(ConfigError) in try reader.choice(top["urls"], "urls", default: .pretty) },
+            listPolls: reader.noting(true) { () throws(ConfigError) in try reader.optionalBool(top["listPolls"], "listPolls") ?? true },
+            numericDates: reader.noting(.reference) { () throws(ConfigError) in try reader.choice(top["numericDates"], "numericDates", default: .reference) },
+            templates: path(top["templates"], "templates", default: "Templates")!,
+            output: path(top["output"], "output", default: "Output")!,
             keep: SiteConfigLoader.defaultKeep + listed.filter { !SiteConfigLoader.defaultKeep.contains($0) },
-            pages: try path(top["pages"], "pages", default: nil),
+            pages: path(top["pages"], "pages", default: nil),
             inputs: SiteConfig.Inputs(
-                polls: try path(inputs["polls"], "inputs.polls", default: "Data/polls")!,
-                votes: try path(inputs["votes"], "inputs.votes", default: "Data/votes")!,
-                trips: try path(inputs["trips"], "inputs.trips", default: "Data/trips")!,
-                items: try path(inputs["items"], "inputs.items", default: "Data/items")!,
-                games: try path(inputs["games"], "inputs.games", default: "Data/games")!,
-                options: try path(inputs["options"], "inputs.options", default: "Data/options")!,
-                convoys: try path(inputs["convoys"], "inputs.convoys", default: "Data/convoys")!
+                polls: path(inputs["polls"], "inputs.polls", default: "Data/polls")!,
+                votes: path(inputs["votes"], "inputs.votes", default: "Data/votes")!,
+                trips: path(inputs["trips"], "inputs.trips", default: "Data/trips")!,
+                items: path(inputs["items"], "inputs.items", default: "Data/items")!,
+                games: path(inputs["games"], "inputs.games", default: "Data/games")!,
+                options: path(inputs["options"], "inputs.options", default: "Data/options")!,
+                convoys: path(inputs["convoys"], "inputs.convoys", default: "Data/convoys")!
             ),
             minBallotsForBreakdown: minBallots,
             tips: SiteConfig.Tips(
-                file: try path(tips["file"], "tips.file", default: nil),
+                file: path(tips["file"], "tips.file", default: nil),
                 featured: featured,
-                rotation: try reader.choice(tips["rotation"], "tips.rotation", default: .daily),
+                rotation: reader.noting(.daily) { () throws(ConfigError) in try reader.choice(tips["rotation"], "tips.rotation", default: .daily) },
                 seed: seed
             ),
-            previews: try reader.optionalBool(top["previews"], "previews") ?? true
+            previews: reader.noting(true) { () throws(ConfigError) in try reader.optionalBool(top["previews"], "previews") ?? true }
         )
+        if let problems = reader.problems { throw problems }
+        return config
     }
 
     /// Where `key` is written a second time at the indentation of its first place, from line
@@ -219,20 +257,52 @@ public enum SiteConfigLoader {
     }
 }
 
-/// Typed access to YAML nodes with positioned errors.
-private struct NodeReader {
+/// Typed access to YAML nodes with positioned errors, and the problems noted so far.
+private final class NodeReader {
     let file: String
+    private var noted: [Diagnostic] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    func note(_ diagnostic: Diagnostic) {
+        noted.append(diagnostic)
+    }
+
+    /// `read`'s value, or `fallback` with its problem noted.
+    func noting<T>(_ fallback: T, _ read: () throws(ConfigError) -> T) -> T {
+        do {
+            return try read()
+        } catch {
+            noted += error.diagnostics
+            return fallback
+        }
+    }
+
+    /// Every problem noted, in file order; nil when there is none.
+    var problems: ConfigError? {
+        guard !noted.isEmpty else { return nil }
+        let ordered = noted.enumerated().sorted { a, b in
+            let first = (a.element.line ?? Int.max, a.element.column ?? Int.max, a.offset)
+            let second = (b.element.line ?? Int.max, b.element.column ?? Int.max, b.offset)
+            return first < second
+        }
+        return ConfigError(diagnostics: ordered.map(\.element))
+    }
 
     func error(_ node: Node, _ key: String, _ message: String) -> ConfigError {
         ConfigError(diagnostic: Diagnostic(.error, file: file, line: node.mark?.line, column: node.mark?.column,
                                            field: key, message: message))
     }
 
-    /// The mapping's values by key; a key not in `keys` is an error naming it.
-    func mapping(_ node: Node?, keys: [String], name: String) throws(ConfigError) -> [String: Node] {
+    /// The mapping's values by key; a key not in `keys` is noted as an error naming it, and
+    /// left out.
+    func mapping(_ node: Node?, keys: [String], name: String) -> [String: Node] {
         guard let node, !isNull(node) else { return [:] }
         guard case .mapping(let mapping) = node else {
-            throw error(node, name, "expected a mapping with keys \(keys.joined(separator: ", "))")
+            noted += error(node, name, "expected a mapping with keys \(keys.joined(separator: ", "))").diagnostics
+            return [:]
         }
         var values: [String: Node] = [:]
         for (keyNode, value) in mapping {
@@ -252,12 +322,14 @@ private struct NodeReader {
                 }
                 let suggestion = keys.min { distance($0) < distance($1) }
                     .flatMap { distance($0) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
-                throw ConfigError(diagnostic: Diagnostic(
+                note(Diagnostic(
                     .error, file: file, line: keyNode.mark?.line, column: keyNode.mark?.column, field: qualified,
                     message: "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))"))
+                continue
             }
             guard values[key] == nil else {
-                throw error(keyNode, qualified, "key appears more than once")
+                noted += error(keyNode, qualified, "key appears more than once").diagnostics
+                continue
             }
             values[key] = value
         }

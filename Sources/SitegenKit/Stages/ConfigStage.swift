@@ -35,7 +35,7 @@ struct ConfigStage {
         do {
             config = try SiteConfigLoader.load(options.configFile)
         } catch {
-            throw .configuration(error.diagnostic)
+            throw .configuration(error.diagnostics)
         }
         _ = try SourceDateEpoch.read(options.environment)
         if let output = options.output { config.output = output.standardizedFileURL }
@@ -99,7 +99,7 @@ struct ConfigStage {
             why = "its folder \(displayPath(file.deletingLastPathComponent())) does not exist"
         }
         if let why {
-            throw .configuration(Diagnostic(.error, file: displayPath(file), message: "--changes cannot write here: \(why)"))
+            throw .configuration([Diagnostic(.error, file: displayPath(file), message: "--changes cannot write here: \(why)")])
         }
     }
 

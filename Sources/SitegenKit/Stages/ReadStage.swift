@@ -57,7 +57,7 @@ struct ReadStage {
         do {
             templates = try TemplateSet.load(from: config.templates, required: SitePlan.requiredTemplates, engine: options.templateEngine)
         } catch {
-            throw .configuration(error.diagnostic)
+            throw .configuration([error.diagnostic])
         }
         // Templates and assets: links out of the folder are template errors (exit 2), special
         // files warnings. TemplateSet has refused links out among the templates themselves.
@@ -66,7 +66,7 @@ struct ReadStage {
             throw .io("\(unreadable.file): \(unreadable.message)")
         }
         if let linkOut = templateFolder.problems.first(where: { $0.severity == .error }) {
-            throw .configuration(linkOut)
+            throw .configuration([linkOut])
         }
         templateFolder.problems.forEach(log.add)
 
