@@ -73,6 +73,20 @@ struct FrontMatterTests {
             == "Pages/about.md:3:1: error: title: key appears more than once")
     }
 
+    @Test("Every problem of a page is reported in one run, in file order")
+    func everyProblemAtOnce() {
+        #expect(message("---\ntitel: X\nmenu: first\ndescripton: y\n---\nBody\n") == """
+            Pages/about.md:1:1: error: title: required key is missing; every page needs a title
+            Pages/about.md:2:1: error: titel: unknown key (did you mean "title"?); expected one of: title, description, menu
+            Pages/about.md:3:7: error: menu: expected a whole number such as 1 (pages are listed in the menu by it)
+            Pages/about.md:4:1: error: descripton: unknown key (did you mean "description"?); expected one of: title, description, menu
+            """)
+        #expect(message("---\ntitle: \"\"\ndescription: [a]\n---\n") == """
+            Pages/about.md:2:8: error: title: must not be empty
+            Pages/about.md:3:14: error: description: expected text
+            """)
+    }
+
     @Test("Wrong value types are errors at the value")
     func wrongTypes() {
         #expect(message("---\ntitle: About\nmenu: first\n---\n")

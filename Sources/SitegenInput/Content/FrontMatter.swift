@@ -23,13 +23,20 @@ public struct FrontMatterDocument: Sendable, Equatable {
     public var body: String
 }
 
-/// A problem in a page file, with its position.
+/// A page file's problems, each with its position, in file order.
 public struct FrontMatterError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let diagnostic: Diagnostic
-    public var description: String { diagnostic.description }
+    public let diagnostics: [Diagnostic]
+    /// The first problem.
+    public var diagnostic: Diagnostic { diagnostics[0] }
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 
     package init(diagnostic: Diagnostic) {
-        self.diagnostic = diagnostic
+        diagnostics = [diagnostic]
+    }
+
+    package init(diagnostics: [Diagnostic]) {
+        precondition(!diagnostics.isEmpty)
+        self.diagnostics = diagnostics
     }
 }
 
@@ -78,6 +85,16 @@ public enum FrontMatterParser {
             throw failure("not valid YAML: \(error)")
         }
 
+        // The keys and values are checked one by one, so a page shows all its problems in one run.
+        var problems: [Diagnostic] = []
+        func noting<T>(_ fallback: T, _ read: () throws(FrontMatterError) -> T) -> T {
+            do {
+                return try read()
+            } catch {
+                problems += error.diagnostics
+                return fallback
+            }
+        }
         var values: [String: Node] = [:]
         if let root, !isNull(root) {
             guard case .mapping(let mapping) = root else {
@@ -90,8 +107,9 @@ public enum FrontMatterParser {
                 guard keys.contains(key) else {
                     let suggestion = keys.min { editDistance($0, key) < editDistance($1, key) }
                         .flatMap { editDistance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
-                    throw failure(line: line, column: column, field: key,
-                                  "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))")
+                    problems += failure(line: line, column: column, field: key,
+                                        "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))").diagnostics
+                    continue
                 }
                 values[key] = value
             }
@@ -105,27 +123,38 @@ public enum FrontMatterParser {
             return scalar.string
         }
 
-        guard let titleNode = values["title"] else {
-            throw failure(field: "title", "required key is missing; every page needs a title")
+        var title = ""
+        if let titleNode = values["title"] {
+            title = noting("") { () throws(FrontMatterError) in
+                let title = isNull(titleNode) ? "" : try scalarText(titleNode, "title").trimmingCharacters(in: .whitespacesAndNewlines)
+                if title.isEmpty { throw valueError(titleNode, "title", "must not be empty") }
+                return title
+            }
+        } else {
+            problems += failure(field: "title", "required key is missing; every page needs a title").diagnostics
         }
-        let title = isNull(titleNode) ? "" : try scalarText(titleNode, "title").trimmingCharacters(in: .whitespacesAndNewlines)
-        if title.isEmpty { throw valueError(titleNode, "title", "must not be empty") }
 
-        var description: String?
-        if let node = values["description"], !isNull(node) {
+        let description = noting(nil) { () throws(FrontMatterError) -> String? in
+            guard let node = values["description"], !isNull(node) else { return nil }
             // Folded YAML may span lines; a meta description is one line.
             let words = try scalarText(node, "description").split(whereSeparator: \.isWhitespace)
-            description = words.isEmpty ? nil : words.joined(separator: " ")
+            return words.isEmpty ? nil : words.joined(separator: " ")
         }
 
-        var menu: Int?
-        if let node = values["menu"], !isNull(node) {
+        let menu = noting(nil) { () throws(FrontMatterError) -> Int? in
+            guard let node = values["menu"], !isNull(node) else { return nil }
             guard case .scalar(let scalar) = node, scalar.style == .plain, let number = node.int else {
                 throw valueError(node, "menu", "expected a whole number such as 1 (pages are listed in the menu by it)")
             }
-            menu = number
+            return number
         }
 
+        if !problems.isEmpty {
+            let ordered = problems.enumerated().sorted { a, b in
+                (a.element.line ?? Int.max, a.element.column ?? Int.max, a.offset) < (b.element.line ?? Int.max, b.element.column ?? Int.max, b.offset)
+            }
+            throw FrontMatterError(diagnostics: ordered.map(\.element))
+        }
         return FrontMatterDocument(frontMatter: FrontMatter(title: title, description: description, menu: menu),
                                    body: String(text[closing.end...]))
     }

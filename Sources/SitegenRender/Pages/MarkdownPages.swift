@@ -69,7 +69,7 @@ package enum MarkdownPages {
                 let source = InputFile(path: relativeFolder + "/" + name, sha256: sha256Hex([UInt8](bytes)))
                 pages[index] = try page(fileName: name, text: text, file: shown, source: source)
             } catch let error as FrontMatterError {
-                log.add(error.diagnostic)
+                error.diagnostics.forEach(log.add)
             } catch {
                 // The listing has only regular files: this one could not be read.
                 log.add(.unreadable(shown, "cannot read the page: \(Diagnostic.readFailure(url.path, error))"))
