@@ -75,7 +75,7 @@ struct FriendsViewTests {
         }
         let page = try #require(tree["polls/X7K9M2/index.html"])
         #expect(page.contains("<p class=\"voters\"><strong>Nobody has voted yet.</strong></p>"))
-        #expect(page.contains("<p class=\"callout\">No trip is ahead yet: until someone votes, the trips are listed in the poll's order.</p>"))
+        #expect(page.contains("<p class=\"callout\">No trip is ahead yet: until a ballot is counted, the trips are listed in the poll's order.</p>"))
         for absent in ["class=\"badge", "class=\"bar\"", "1st", "2nd", "Tied", "points", "is-first", "<ol class=\"results\">", "tie for first"] {
             #expect(!page.contains(absent), "the empty poll's page shows \(absent)")
         }
@@ -116,6 +116,6 @@ struct FriendsViewTests {
         #expect(page.components(separatedBy: "set aside").count == 1 + 6)
         #expect(page.contains("<meta name=\"description\" content=\"3 trip options; 2 ballots set aside, none counted yet.\">"))
         #expect(page.contains("<meta property=\"og:image:alt\" content=\"Spec example &lt;3 trips&gt;. Poll standings: 2 ballots set aside, none counted yet.\">"))
-        #expect(tree["index.html"]!.contains("<p class=\"leader\">No votes yet: 2 ballots set aside</p>"))
+        #expect(tree["index.html"]!.contains("<p class=\"leader\">2 ballots set aside, none counted yet</p>"))
     }
 }

@@ -324,9 +324,9 @@ struct ItineraryTimelineTests {
         // 11:30 PM PDT on June 19 is 1:30 AM CDT on June 20: it was shown on day 2.
         trip.stops[0].departureDate = S.date("2026-06-19T23:30:00-07:00")
         #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:from", "travel"], ["game:to"], []])
-        // The headings agree: L.A. is left on day 1, with its drive (day 2 read "Los Angeles → San Diego",
-        // with nothing planned on the way).
-        #expect(timeline(trip, catalog: catalog).days.map(\.cities) == [["Los Angeles"], ["San Diego"], ["San Diego"]])
+        // The headings agree: day 1 is the travel day, L.A. left and San Diego reached with
+        // its drive (day 2 read "Los Angeles → San Diego", with nothing planned on the way).
+        #expect(timeline(trip, catalog: catalog).days.map(\.cities) == [["Los Angeles", "San Diego"], ["San Diego"], ["San Diego"]])
         // A departure written as a date alone names that date wherever the stop is:
         // "2026-06-20" is midnight in Chicago, 10 PM on June 19 in L.A.
         trip.stops[0].departureDate = S.date("2026-06-20")
@@ -338,6 +338,21 @@ struct ItineraryTimelineTests {
         let result = timeline(trip, catalog: catalog)
         #expect(result.days.map(S.names) == [["travel", "game:from"], ["game:to"], []])
         #expect(result.unscheduled.isEmpty && result.warnings.isEmpty)
+    }
+
+    @Test("A departure at midnight in the site's zone, as the app's JSONEncoder writes a day, names that day: the drive and headings stay on it beside western games")
+    func midnightDepartureNamesItsDay() {
+        var (trip, catalog) = twoStopTrip(from: ("Los Angeles", "America/Los_Angeles", "2026-06-19T19:10:00-07:00"),
+                                          to: ("San Diego", "America/Los_Angeles", "2026-06-20T18:40:00-07:00"))
+        // June 20 at 00:00 CDT is 10 PM PDT on June 19: read in L.A.'s zone, the drive and the
+        // heading that leaves L.A. landed on day 1, the evening before the day the app meant.
+        trip.stops[0].departureDate = S.date("2026-06-20T00:00:00-05:00")
+        let result = timeline(trip, catalog: catalog)
+        #expect(result.days.map(S.names) == [["game:from"], ["travel", "game:to"], []])
+        #expect(result.days.map(\.cities) == [["Los Angeles"], ["Los Angeles", "San Diego"], ["San Diego"]])
+        // Any other time is an instant, read in the stop's zone: 11 PM CDT is 9 PM PDT on June 19.
+        trip.stops[0].departureDate = S.date("2026-06-19T23:00:00-05:00")
+        #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:from", "travel"], ["game:to"], []])
     }
 
     @Test("A date written alone is part of a trip's value, so of a poll's key: it can move a drive to another day; where a date was read is not")

@@ -89,6 +89,17 @@ public struct ItineraryTimeline: Sendable {
         func tripDay(of date: Date, dateOnly: Bool, zone: TimeZone?) -> Int {
             dayNumber(date, dateOnly ? timeZone : zone ?? timeZone) - firstDay
         }
+        // The day (since 1970) each stop is left and reached on by a drive placed on a day:
+        // the day headings follow the drives (a stop is left on the day its drive is on).
+        var leftOn: [Int: Int] = [:], reachedOn: [Int: Int] = [:]
+        func placed(_ segment: TravelSegment, from fromIndex: Int?, on day: Int) {
+            guard let fromIndex else { return }
+            leftOn[fromIndex] = leftOn[fromIndex] ?? firstDay + day
+            let next = fromIndex + 1
+            if next < trip.stops.count, trip.stops[next].city == segment.toCity {
+                reachedOn[next] = reachedOn[next] ?? firstDay + day
+            }
+        }
         var searchFrom = 0
         for segment in trip.travelSegments {
             let fromIndex = trip.stops[min(searchFrom, trip.stops.count)...].firstIndex { $0.city == segment.fromCity }
@@ -104,6 +115,7 @@ public struct ItineraryTimeline: Sendable {
                 let day = tripDay(of: departure, dateOnly: segment.departureIsDateOnly, zone: zone)
                 if (0..<dayCount).contains(day) {
                     add(.travel(segment, zone: zone), day: day, key: departure.timeIntervalSince1970)
+                    placed(segment, from: fromIndex, on: day)
                 } else {
                     // A stale date (the trip was moved, the drive was not) was shown on the
                     // first or last day at its clock time, as if on that day.
@@ -117,8 +129,9 @@ public struct ItineraryTimeline: Sendable {
             // A from-city that matches no stop: after the first day's games.
             let leftBehind = fromIndex ?? trip.stops.count
             let day = fromIndex.map { index in
-                clamp(tripDay(of: trip.stops[index].departureDate, dateOnly: trip.stops[index].departureIsDateOnly, zone: zone) + firstDay)
+                clamp(tripDay(of: trip.stops[index].departureDate, dateOnly: namesItsDay(trip.stops[index], timeZone), zone: zone) + firstDay)
             } ?? 0
+            placed(segment, from: fromIndex, on: day)
             // Games of unknown time (key infinity) stay last: they cannot be placed.
             let lastGameLeftBehind = timed[day].compactMap { entry -> Double? in
                 guard case .game = entry.entry, let stop = entry.stop, stop <= leftBehind else { return nil }
@@ -185,7 +198,8 @@ public struct ItineraryTimeline: Sendable {
                 if let key, let items = after[key] { entries += items.map { .item($0) } }
             }
             let dayStart = startOfDay(firstDay + index, timeZone)
-            days.append(Day(number: index + 1, date: dayStart, cities: cities(on: firstDay + index, trip: trip, timeZone: timeZone, catalog: catalog),
+            days.append(Day(number: index + 1, date: dayStart,
+                            cities: cities(on: firstDay + index, trip: trip, timeZone: timeZone, catalog: catalog, leftOn: leftOn, reachedOn: reachedOn),
                             entries: entries))
         }
         // A day between stops (rare in exports) keeps the previous day's city.
@@ -202,18 +216,31 @@ public struct ItineraryTimeline: Sendable {
     }
 
     /// Stops whose stay covers the day, in travel order (a travel day has two). A stop is
-    /// left on the day its drive is on: its departure dated in the zone of its games (a
-    /// date written alone names its own day), as the drive is.
-    package static func cities(on day: Int, trip: Trip, timeZone: TimeZone, catalog: [String: Game]) -> [String] {
+    /// left on the day its drive is on, and the next stop reached that day (`leftOn`,
+    /// `reachedOn`: days since 1970 by stop index, of the drives placed). A stop without a
+    /// placed drive is left on its departure date in the zone of its games (a date alone
+    /// names its own day), as such a drive would be.
+    package static func cities(on day: Int, trip: Trip, timeZone: TimeZone, catalog: [String: Game],
+                               leftOn: [Int: Int] = [:], reachedOn: [Int: Int] = [:]) -> [String] {
         var cities: [String] = []
-        for (stop, name) in zip(trip.stops, trip.stopNames) {
-            let leaving = stop.departureIsDateOnly ? timeZone : zoneOfGames(at: stop, catalog: catalog) ?? timeZone
-            let arrival = dayNumber(stop.arrivalDate, timeZone), departure = dayNumber(stop.departureDate, leaving)
+        for (index, (stop, name)) in zip(trip.stops, trip.stopNames).enumerated() {
+            let leaving = namesItsDay(stop, timeZone) ? timeZone : zoneOfGames(at: stop, catalog: catalog) ?? timeZone
+            let arrival = reachedOn[index] ?? dayNumber(stop.arrivalDate, timeZone)
+            let departure = leftOn[index] ?? dayNumber(stop.departureDate, leaving)
             if arrival <= day && day <= max(arrival, departure) && cities.last != name {
                 cities.append(name)
             }
         }
         return cities
+    }
+
+    /// Whether a stop's departure names a day rather than an instant: written without a
+    /// time (`"2026-07-18"`), or at midnight in the site's zone, which is how the app's
+    /// JSONEncoder writes that day (a number has no way to say "a date"). Read in the
+    /// zone of a stop's western games, that midnight was the evening before, and the
+    /// drive and heading landed a day early.
+    package static func namesItsDay(_ stop: Stop, _ timeZone: TimeZone) -> Bool {
+        stop.departureIsDateOnly || startOfDay(dayNumber(stop.departureDate, timeZone), timeZone) == stop.departureDate
     }
 
     /// Days since 1970-01-01 of the calendar date of `date` in `zone` (from the zone's

@@ -25,11 +25,12 @@ public struct PublishedPoll: Sendable, Encodable {
         }
     }
 
-    /// "Leading: A", "Tied for first: A and B", "No votes yet".
+    /// "Leading: A", "Tied for first: A and B", "No votes yet", "3 ballots set aside, none counted yet".
     public var leaderLine: String {
         let leaders = results.leaders.map { BidiIsolation.isolated(poll.trips[$0.trip].name) }
         switch leaders.count {
-        case 0 where results.ballots.invalid > 0: return "No votes yet: \(PollPages.setAside(results.ballots.invalid))"
+        // Not "No votes yet": friends who voted would be told that nobody has.
+        case 0 where results.ballots.invalid > 0: return "\(PollPages.setAside(results.ballots.invalid)), none counted yet"
         case 0: return "No votes yet"
         case 1: return "Leading: \(leaders[0])"
         default: return "Tied for first: \(listJoined(leaders))"
