@@ -11,13 +11,17 @@ public struct BuildFingerprint: Sendable, Equatable {
     /// Every input file with its hash, under its published name (InputSource), for manifest.json.
     public let inputs: [InputFile]
     /// What every poll's files are rendered from besides the poll and its ballots: sitegen,
-    /// site.yml, templates and assets, the itineraries and games (a poll's trip pages show
-    /// the catalog's games and link to a trip's itinerary), and the pages' front matter (their
-    /// titles are the navigation). Not custom items, convoys, option sets, the tips file or a
-    /// page's text, which no poll page shows: editing them rendered every poll again. `--date`,
-    /// `--seed` and SOURCE_DATE_EPOCH are left out: polls render without the build time and
-    /// tips (PollSteps.kit). Part of each poll's key (PollSteps) and of the poll cache's.
+    /// site.yml, templates and assets, and the pages' front matter (their titles are the
+    /// navigation). Not custom items, convoys, option sets, the tips file or a page's text,
+    /// which no poll page shows: editing them rendered every poll again. Nor the itinerary
+    /// and game files: what a poll's trip pages take from them (links, the games they list)
+    /// is in each poll's own key (ItineraryLayout.linksDigest). `--date`, `--seed` and
+    /// SOURCE_DATE_EPOCH are left out: polls render without the build time and tips
+    /// (PollSteps.kit). Part of each poll's key (PollSteps) and of the poll cache's.
     let pollContext: String
+    /// The itinerary and game files: while they are the last build's, no kept poll's links
+    /// changed, and the poll cache's shares need no check of them (PollStream).
+    let catalogContext: String
     /// What the site's other keyed files (itineraries, the sitemap: PlannedFile.key) are
     /// rendered from besides themselves: `pollContext`'s inputs and every other input but
     /// polls and votes.
@@ -83,9 +87,11 @@ public struct BuildFingerprint: Sendable, Equatable {
         lines += values.map(\.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
         let siteLines = common + zip(sources, values).filter { !["inputs.polls", "inputs.votes"].contains($0.0.key) }
             .map(\.1.fingerprint).sorted { $0.path < $1.path }.map { "\($0.path) \($0.sha256)" }
+        let catalogLines = zip(sources, values).filter { ["inputs.trips", "inputs.games"].contains($0.0.key) }
+            .map { "\($0.1.fingerprint.path) \($0.1.fingerprint.sha256)" }.sorted()
         let pollLines = common + zip(sources, values).compactMap { source, value -> String? in
             switch source.key {
-            case "site.yml", "templates", "inputs.trips", "inputs.games": return "\(value.fingerprint.path) \(value.fingerprint.sha256)"
+            case "site.yml", "templates": return "\(value.fingerprint.path) \(value.fingerprint.sha256)"
             case "pages": return "\(value.fingerprint.path) front matter \(frontMatterDigest(source.url) ?? value.fingerprint.sha256)"
             default: return nil
             }
@@ -93,6 +99,7 @@ public struct BuildFingerprint: Sendable, Equatable {
         return BuildFingerprint(value: sha256Hex(Array(lines.joined(separator: "\n").utf8)),
                                 inputs: values.map(\.published).sorted { $0.path < $1.path },
                                 pollContext: sha256Hex(Array(pollLines.joined(separator: "\n").utf8)),
+                                catalogContext: sha256Hex(Array(catalogLines.joined(separator: "\n").utf8)),
                                 siteContext: sha256Hex(Array(siteLines.joined(separator: "\n").utf8)),
                                 hashes: Dictionary(zip(sources, values).map { ($0.0.url.standardizedFileURL.path, $0.1.fingerprint.sha256) },
                                                    uniquingKeysWith: { first, _ in first }),

@@ -11,8 +11,10 @@ import SitegenRender
 /// Polls are most of a site, and reading and counting every poll file was most of a
 /// rebuild after one new ballot. A file's share of a build — its polls' summaries, keys and
 /// output paths, the warnings it gave and the dates it holds — is a function of the file's
-/// bytes, its polls' ballots and the poll context (BuildFingerprint.pollContext: sitegen,
-/// site.yml, templates, the other exports). When all three are those of the last build and
+/// bytes, its polls' ballots, the poll context (BuildFingerprint.pollContext: sitegen,
+/// site.yml, templates, the pages' titles) and what its polls' trips take from the
+/// itineraries and games (each poll's `links`, checked only when those files changed). When
+/// all are those of the last build and
 /// the files it wrote are still as recorded, the share is taken from here without reading
 /// the file; otherwise the file is read, and its polls whose key is unchanged are still
 /// linked rather than rendered (PollSteps).
@@ -27,10 +29,13 @@ import SitegenRender
 /// is copied from there into the next cache as the same bytes. Decoded whole, the shares of
 /// a 10,000-poll site held 20 MB of heap through the read stage (docs/performance.md).
 struct PollFileCache: Sendable {
-    static let format = "sitegen-polls 3"
+    static let format = "sitegen-polls 4"
 
-    /// Everything but the file's own bytes and ballots its share depends on.
+    /// Everything but the file's own bytes, its ballots and its polls' links its share depends on.
     let context: String
+    /// The itinerary and game files it was written with (BuildFingerprint.catalogContext):
+    /// while they are the same, no poll's links need checking.
+    var catalog = ""
     /// The fingerprint of the build that wrote the cache: it is used only beside that
     /// build's state, whose record says which of the files its shares name are as written.
     var build = ""
@@ -108,15 +113,26 @@ struct PollFileCache: Sendable {
         /// The poll's output paths, each ended by a NUL (which no path holds): one string
         /// instead of fourteen keeps a large site's cache small in memory.
         var joinedPaths: String
+        /// What its trips took from the itineraries and games (ItineraryLayout.linksDigest),
+        /// and the game ids of each trip's stops, in `summary.tripIds`' order, to check it again.
+        var links: String
+        var gameIds: [[String]]
 
-        init(summary: PollSummary, key: String, paths: [String]) {
-            self.init(summary: summary, key: key, joinedPaths: paths.map { $0 + "\u{0}" }.joined())
+        init(summary: PollSummary, key: String, paths: [String], links: String = "", gameIds: [[String]] = []) {
+            self.init(summary: summary, key: key, joinedPaths: paths.map { $0 + "\u{0}" }.joined(), links: links, gameIds: gameIds)
         }
 
-        init(summary: PollSummary, key: String, joinedPaths: String) {
+        init(summary: PollSummary, key: String, joinedPaths: String, links: String = "", gameIds: [[String]] = []) {
             self.summary = summary
             self.key = key
             self.joinedPaths = joinedPaths
+            self.links = links
+            self.gameIds = gameIds
+        }
+
+        /// Its trips as `ItineraryLayout.linksDigest` takes them.
+        var trips: [(id: UUID, games: [String])] {
+            zip(summary.tripIds, gameIds).map { ($0, $1) }
         }
 
         /// Split by bytes, in the string's own storage: splitting by characters cost a
@@ -150,6 +166,7 @@ struct PollFileCache: Sendable {
         var head = BinaryWriter()
         head.string(Self.format)
         head.string(context)
+        head.string(catalog)
         head.string(build)
         head.int(files.count)
         try sink(head.bytes)
@@ -212,6 +229,8 @@ struct PollFileCache: Sendable {
             out.string(s.leaderLine)
             out.string(poll.key)
             out.string(poll.joinedPaths)
+            out.string(poll.links)
+            out.array(poll.gameIds) { out, games in out.array(games) { $0.string($1) } }
         }
         write(entry.diagnostics, entry.omissions, entry.dates, to: &out)
         return out.bytes
@@ -274,12 +293,15 @@ struct PollFileCache: Sendable {
         var reader = BinaryReader(bytes)
         do throws(BinaryReader.Failure) {
             // Another format's first word is not this one's length: reading it fails.
-            guard try reader.string() == format, try reader.string() == context, try reader.string() == build else { return nil }
+            guard try reader.string() == format, try reader.string() == context else { return nil }
+            let catalog = try reader.string()
+            guard try reader.string() == build else { return nil }
             let shares = try reader.array { (reader) throws(BinaryReader.Failure) in
                 (path: try reader.string(), range: try reader.blobRange())
             }
             var cache = PollFileCache(context: context, files: Dictionary(minimumCapacity: shares.count), last: last)
             cache.build = build
+            cache.catalog = catalog
             for (path, range) in shares { cache.files[path] = .kept(range) }
             for (path, entry) in try reader.array(voteEntry) { cache.votes[path] = entry }
             return reader.isAtEnd ? cache : nil
@@ -331,7 +353,13 @@ struct PollFileCache: Sendable {
                 tripIds: try reader.array { (reader) throws(BinaryReader.Failure) in try reader.uuid() },
                 path: try reader.string(), voters: try reader.int(),
                 updatedAt: try reader.date(), leaderLine: try reader.string())
-            return KeptPoll(summary: summary, key: try reader.string(), joinedPaths: try reader.string())
+            let key = try reader.string(), joinedPaths = try reader.string(), links = try reader.string()
+            let gameIds = try reader.array { (reader) throws(BinaryReader.Failure) in
+                try reader.array { (reader) throws(BinaryReader.Failure) in try reader.string() }
+            }
+            // One list of game ids a trip: fewer or more is damage.
+            guard gameIds.count == summary.tripIds.count else { throw BinaryReader.Failure(offset: reader.offset) }
+            return KeptPoll(summary: summary, key: key, joinedPaths: joinedPaths, links: links, gameIds: gameIds)
         }
         let (diagnostics, omissions, dates) = try share(&reader, shown: shown, index: index)
         return Entry(sha256: sha256, ballots: ballots, polls: polls, diagnostics: diagnostics, omissions: omissions, dates: dates)

@@ -35,7 +35,7 @@ struct PollStream {
             let url = urls[fileIndex]
             let path = url.standardizedFileURL.path
             if let entry = last?.entry(path), entry.sha256 == hashes[path], !(log.keepsEvery && !entry.omissions.isEmpty),
-               entry.ballots == steps.ballotDigest(entry.polls.map(\.summary.id)), steps.reuse(entry) {
+               entry.ballots == steps.ballotDigest(entry.polls.map(\.summary.id)), linksUnchanged(entry), steps.reuse(entry) {
                 // What the file gave the last build, given again; its share goes to the
                 // next build as the bytes it was read from.
                 PollFileCache.replay(entry.diagnostics, entry.omissions, entry.dates, into: log, dates: dates)
@@ -61,6 +61,14 @@ struct PollStream {
         return (Array(summaries.values.joined()), cache, readCount)
     }
 
+    /// Whether what the share's polls show of the itineraries and games is as it was: surely
+    /// so while their files are the last build's, else checked poll by poll (an itinerary
+    /// edit leaves most polls' links as they were).
+    private func linksUnchanged(_ entry: PollFileCache.Entry) -> Bool {
+        guard let last, let next, last.catalog != next.catalog else { return true }
+        return entry.polls.allSatisfy { steps.layout.linksDigest(of: $0.trips) == $0.links }
+    }
+
     /// Reads one poll file and publishes its polls; returns their summaries, and the file's
     /// share when the next build may reuse it.
     private func read(_ url: URL) -> ([PollSummary], PollFileCache.Entry?) {
@@ -84,9 +92,10 @@ struct PollStream {
             return (published.map(\.summary), nil)
         }
         var kept: [PollFileCache.KeptPoll] = []
-        for poll in published {
-            guard let key = poll.key else { return (published.map(\.summary), nil) }
-            kept.append(PollFileCache.KeptPoll(summary: poll.summary, key: key, paths: poll.paths))
+        for (poll, read) in zip(published, polls) {
+            guard let key = poll.key, let links = poll.links else { return (published.map(\.summary), nil) }
+            kept.append(PollFileCache.KeptPoll(summary: poll.summary, key: key, paths: poll.paths,
+                                               links: links, gameIds: ItineraryLayout.gameIds(of: read).map(\.games)))
         }
         return (published.map(\.summary), PollFileCache.Entry(
             sha256: sha256, ballots: steps.ballotDigest(polls.map(\.id)), polls: kept,
@@ -116,18 +125,23 @@ struct PollSteps: Sendable {
         /// nil without a context (`sitegen check`) or when its files were refused.
         var key: String?
         var paths: [String]
+        /// What its trip pages take from the itineraries and games (ItineraryLayout.linksDigest),
+        /// part of its key; nil with the key.
+        var links: String?
     }
 
     func publish(_ poll: Poll, log: DiagnosticLog? = nil) -> Published {
         let published = ComputeStage.count(poll, ballots: ballots[poll.id], config: config)
         let files = PlanStage.files(for: published, config: config, layout: layout, log: log)
-        var key: String?
+        var key: String?, links: String?
         if let refusal = paths.plan(files, listPolls: config.listPolls) {
             render.failure.record(refusal)
         } else if let context {
-            // The files are a function of the counted poll and the context alone: the same key
-            // means the same paths and bytes as the last build's, linked without rendering.
-            key = ValueDigest.of(published, context: context)
+            // The files are a function of the counted poll, what its trips take from the
+            // itineraries and games, and the context alone: the same key means the same
+            // paths and bytes as the last build's, linked without rendering.
+            links = layout.linksDigest(of: poll)
+            key = ValueDigest.of(published, context: context + " " + links!)
             keys.add(key!)
             if !(reusable.contains(key!) && render.reuse(files)) {
                 render.write(files, kit: kit)
@@ -135,7 +149,7 @@ struct PollSteps: Sendable {
         } else {
             render.write(files, kit: kit)
         }
-        return Published(summary: PollSummary(published), key: key, paths: files.map(\.path))
+        return Published(summary: PollSummary(published), key: key, paths: files.map(\.path), links: links)
     }
 
     /// Publishes the polls of a file kept from the last build (PollFileCache) without

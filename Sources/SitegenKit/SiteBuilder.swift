@@ -155,7 +155,8 @@ public struct SiteBuilder {
         let render = RenderStage(output: setup.output, log: log)
         var inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
             try ReadStage(config: config, options: options, log: log, paths: paths, render: render,
-                          pollContext: setup.fingerprint?.pollContext, reusablePolls: setup.reusablePolls,
+                          pollContext: setup.fingerprint?.pollContext, catalogContext: setup.fingerprint?.catalogContext,
+                          reusablePolls: setup.reusablePolls,
                           hashes: setup.fingerprint?.hashes ?? [:], lastPollCache: setup.lastPollCache).run()
         }
         setup.lastPollCache?.release()

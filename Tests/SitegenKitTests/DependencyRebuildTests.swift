@@ -123,6 +123,26 @@ struct DependencyRebuildTests {
         }
     }
 
+    @Test("An edited itinerary renders no poll again; a poll whose trip lists an edited game, or loses its itinerary link, renders again, the other is linked")
+    func itinerariesAndGames() throws {
+        // X7K9M2's first trip is the itinerary's (it links to /trips/1111…/); its second lists
+        // g3 and g4. TWB2AA's trips list no game.
+        try check(reused: Self.all, itinerary: []) {
+            try edit($0, "Data/trips/chicago-milwaukee.json") { $0.replacingOccurrences(of: "\"A: Chicago & Milwaukee\"", with: "\"A: Chicago & Milwaukee, again\"") }
+        }
+        try check(reused: Self.of(Self.twb), itinerary: []) {
+            try edit($0, "Data/games/games.json") { $0.replacingOccurrences(of: "\"startTime\": \"2026-08-08T18:15:00Z\"", with: "\"startTime\": \"2026-08-08T19:15:00Z\"") }
+        }
+        // A game no poll lists, added to the catalog: the itinerary's calendar and pages are
+        // rendered again (they are keyed by every input but polls and votes), no poll.
+        try check(reused: Self.all, itinerary: []) {
+            try edit($0, "Data/games/games.json") {
+                $0.replacingOccurrences(of: "\n]", with: ",\n  {\"id\": \"g9\", \"sport\": \"mlb\", \"awayTeam\": \"KC\", \"homeTeam\": \"DET\", \"startTime\": \"2026-08-20T23:10:00Z\"}\n]")
+            }
+        }
+        try check(reused: Self.of(Self.twb), itinerary: []) { try remove($0, "Data/trips/chicago-milwaukee.json") }
+    }
+
     @Test("Another --date renders the tips again and links every poll")
     func tipsDate() throws {
         try check(reused: Self.all, date: "2026-09-01T00:00:00Z") { _ in }

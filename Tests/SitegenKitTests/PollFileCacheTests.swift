@@ -134,7 +134,7 @@ struct PollFileCacheTests {
         _ = try build(site, into: output).0.get()
         let bytes = try #require(output.withLastPollCache { [UInt8]($0) })
         let (format, context) = try #require(head(bytes))
-        #expect(format == "sitegen-polls 3")
+        #expect(format == "sitegen-polls 4")
         let build = try #require(output.lastBuildFingerprint)
         let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
         #expect(cache.files.count == 2 && cache.votes.count == 2)
@@ -148,6 +148,13 @@ struct PollFileCacheTests {
         #expect(PollFileCache.encode(b) == cache.encodedShare(bPath))
         #expect(b.polls.map(\.summary.shareCode.value) == ["TWB2AA"])
         #expect(b.diagnostics.count == 1 && b.dates.numeric.count == 1)
+        // What each poll's trips took from the itineraries and games, to check them again.
+        let aPath = try #require(cache.files.keys.first { $0.hasSuffix("/a.json") })
+        let x7 = try #require(cache.entry(aPath)?.polls.first)
+        #expect(x7.gameIds == [["g1", "g2"], ["g3", "g4"], []])
+        #expect(x7.trips.map(\.id.uuidString) == ["11111111-1111-1111-1111-111111111111", "22222222-2222-2222-2222-222222222222",
+                                                  "33333333-3333-3333-3333-333333333333"])
+        #expect(x7.links.count == 64 && x7.links != b.polls[0].links)
     }
 
     @Test("A kept poll's paths come back as they were joined, non-ASCII and all")

@@ -43,8 +43,10 @@ struct ReadStage {
     /// Where streamed polls are planned and rendered.
     let paths: PlannedPaths
     let render: RenderStage
-    /// BuildFingerprint.pollContext (nil for `sitegen check`) and the last build's poll keys.
+    /// BuildFingerprint.pollContext and catalogContext (nil for `sitegen check`), and the
+    /// last build's poll keys.
     var pollContext: String?
+    var catalogContext: String?
     var reusablePolls: Set<String> = []
     /// The fingerprint's hash of each input file, and the last build's PollFileCache when it
     /// has this build's context: still being decoded while the other exports are read, and
@@ -95,7 +97,11 @@ struct ReadStage {
         let steps = PollSteps(config: config, ballots: ballots, layout: layout, paths: paths, render: render, kit: kit,
                               context: pollContext, reusable: reusablePolls)
         let stream = PollStream(loader: loader, steps: steps, log: log, dates: plausibility, last: lastPollCache?.value,
-                                next: pollContext.map { PollFileCache(context: PollFileCache.context(pollContext: $0), files: [:], votes: votes.kept) },
+                                next: pollContext.map { context in
+                                    var cache = PollFileCache(context: PollFileCache.context(pollContext: context), files: [:], votes: votes.kept)
+                                    cache.catalog = catalogContext ?? ""
+                                    return cache
+                                },
                                 hashes: hashes)
         try render.awaitLastBuildsFiles()
         let (polls, pollCache, pollFilesRead) = stream.run(exports.pollFiles)

@@ -1,8 +1,9 @@
 import Foundation
 import SitegenCore
 
-/// A game from the catalog (docs/exports.md, "Games").
-public struct Game: Sendable, Equatable {
+/// A game from the catalog (docs/exports.md, "Games"). `Encodable` for the keys of the poll
+/// pages that show it (ItineraryLayout.links), like the other models.
+public struct Game: Sendable, Equatable, Encodable {
     public var id: String
     public var sport: String
     public var awayTeam: String

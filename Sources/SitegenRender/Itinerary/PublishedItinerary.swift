@@ -101,6 +101,36 @@ public final class ItineraryLayout: @unchecked Sendable {
         }
     }
 
+    /// What a poll's trip pages take from the itinerary and game exports, as a digest: for
+    /// each trip (its id and the game ids of its stops, in order), whether it is exported as
+    /// an itinerary and has a calendar there (the page links to both), and the catalog's
+    /// entry for each game it lists (none: the page shows the id, with a warning). A poll's
+    /// key holds this instead of those exports' files (docs/architecture.md, "Poll keys"),
+    /// so editing an itinerary, or a game no poll lists, renders no poll again.
+    package func linksDigest(of trips: [(id: UUID, games: [String])]) -> String {
+        struct TripLinks: Encodable {
+            var id: UUID
+            var itinerary: Bool
+            var calendar: Bool
+            var games: [Game?]
+        }
+        let links = trips.map { trip in
+            TripLinks(id: trip.id, itinerary: itineraryTrips.contains(trip.id), calendar: itineraryTripsWithGames.contains(trip.id),
+                      games: trip.games.map { catalog[$0] })
+        }
+        return ValueDigest.of(links, context: "poll links")
+    }
+
+    /// The same for a poll's trips.
+    package func linksDigest(of poll: Poll) -> String {
+        linksDigest(of: Self.gameIds(of: poll))
+    }
+
+    /// Each trip of a poll with the game ids of its stops, as `linksDigest` takes them.
+    package static func gameIds(of poll: Poll) -> [(id: UUID, games: [String])] {
+        poll.trips.map { trip in (trip.id, trip.stops.flatMap(\.games)) }
+    }
+
     /// Whether a trip of a poll in `file` (as shown) met a warning about a game or item.
     package func metSharedWarnings(_ file: String) -> Bool {
         lock.withLock { filesWithSharedWarnings.contains(file) }
