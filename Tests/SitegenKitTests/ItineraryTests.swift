@@ -286,12 +286,54 @@ struct ItineraryTimelineTests {
         let night = try #require(drive(timeline(late, catalog: lateGames)))
         #expect(night.day == 1)
         #expect(format.time(night.segment.departureDate!, in: night.zone) == "10:30 PM MST")
-        // A from-stop without games of known zone: the site's zone.
+        // A from-stop without games of known zone: the zone of the stop it reaches (on a
+        // London site, a drive from Boston was shown at 3:00 PM BST), else the one before it,
+        // else the site's.
         var noGames = boston
         noGames.stops[0].games = []
+        let next = try #require(drive(timeline(noGames, catalog: bostonGames)))
+        #expect(next.zone?.identifier == "America/New_York")
+        #expect(format.time(next.segment.departureDate!, in: next.zone) == "10:00 AM EDT")
+        noGames.stops[1].games = []
         let site = try #require(drive(timeline(noGames, catalog: bostonGames)))
         #expect(site.zone == nil)
         #expect(format.time(site.segment.departureDate!, in: site.zone) == "9:00 AM CDT")
+    }
+
+    @Test("A drive leaving a stop without games, late in the evening, stays on its day by the zone of the stop it reaches")
+    func gamelessStopOnAnEasternTrip() throws {
+        let london = try #require(TimeZone(identifier: "Europe/London"))
+        let reader = ExportDateReader(timeZone: london, numericDates: .reference)
+        var (trip, catalog) = twoStopTrip(from: ("Boston", "America/New_York", "2026-06-19T19:10:00-04:00"),
+                                          to: ("New York", "America/New_York", "2026-06-20T19:05:00-04:00"),
+                                          segmentDeparture: "2026-06-19T21:00:00-04:00")
+        trip.stops[0].games = []
+        trip.preferences.startDate = reader.parse("2026-06-19")!
+        trip.preferences.endDate = reader.parse("2026-06-21")!
+        let result = ItineraryTimeline.build(trip: trip, catalog: catalog, items: [], timeZone: london)
+        // 9 PM EDT is 2 AM BST the next day: it was day 2, headed "Boston → New York" there.
+        #expect(result.days.map(S.names) == [["travel"], ["game:to"], []])
+        #expect(result.days.map(\.cities) == [["Boston", "New York"], ["New York"], ["New York"]])
+    }
+
+    @Test("A drive's departureDate at midnight in the site's zone names a day: on it, with no made-up time")
+    func drivePickedDay() throws {
+        let london = try #require(TimeZone(identifier: "Europe/London"))
+        let reader = ExportDateReader(timeZone: london, numericDates: .reference)
+        var (trip, catalog) = twoStopTrip(from: ("New York", "America/New_York", "2026-06-19T19:10:00-04:00"),
+                                          to: ("Boston", "America/New_York", "2026-06-20T19:05:00-04:00"))
+        trip.preferences.startDate = reader.parse("2026-06-19")!
+        trip.preferences.endDate = reader.parse("2026-06-21")!
+        // June 20 at 00:00 BST, as JSONEncoder writes a picked day: 7 PM EDT on June 19 in New York.
+        trip.travelSegments[0].departureDate = reader.parse("2026-06-20")!
+        let result = ItineraryTimeline.build(trip: trip, catalog: catalog, items: [], timeZone: london)
+        #expect(result.days.map(S.names) == [["game:from"], ["travel", "game:to"], []])
+        guard case .travel(let segment, _) = result.days[1].entries[0] else {
+            Issue.record("no drive on day 2")
+            return
+        }
+        #expect(segment.departureIsDateOnly)
+        #expect(result.days.map(\.cities) == [["New York"], ["New York", "Boston"], ["Boston"]])
     }
 
     @Test("A drive dated outside the trip is listed under Unscheduled, with a warning at its departureDate; an item after it goes to the start of its day, as one after an unscheduled game does",
@@ -553,6 +595,26 @@ struct ItineraryPageBuildTests {
                   <p class="entry-title">Chicago → Milwaukee</p>
         """))
         #expect(page.components(separatedBy: "entry-travel").count == 2, "the drive is shown once")
+    }
+
+    @Test("A poll's trip links to its itinerary's route file only when the itinerary has one, whatever the poll's copy holds")
+    func pollTripRouteLink() throws {
+        let pollTrip = "polls/X7K9M2/trips/1/index.html", route = "trips/11111111-1111-1111-1111-111111111111/route.gpx"
+        // The golden site: both copies have two stops.
+        let (tree, _) = try build { $0 + "\n" }
+        #expect(tree[route] != nil)
+        #expect(try #require(tree[pollTrip]).contains(#"<p class="route-file"><a href="../../../../trips/11111111-1111-1111-1111-111111111111/route.gpx" download>"#))
+        // The itinerary down to its first stop: no route file, so no link (the poll's copy
+        // still has two stops).
+        let (oneStop, _) = try build { text in
+            var trip = try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+            trip["stops"] = [(trip["stops"] as! [Any])[0]]
+            trip["travelSegments"] = [Any]()
+            return String(decoding: try! JSONSerialization.data(withJSONObject: trip), as: UTF8.self)
+        }
+        #expect(oneStop[route] == nil)
+        let page = try #require(oneStop[pollTrip])
+        #expect(!page.contains("route.gpx") && page.contains("trips/11111111-1111-1111-1111-111111111111/"))
     }
 
     @Test("A drive whose departureDate is a date alone is on that day with no made-up time; under Unscheduled, with its date")

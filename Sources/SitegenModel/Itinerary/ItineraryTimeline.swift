@@ -41,7 +41,8 @@ public struct ItineraryTimeline: Sendable {
     /// The most days a trip may span (bounds work and page size).
     public static let maxDays = 366
 
-    public static func build(trip: Trip, catalog: [String: Game], items: [CustomItem], timeZone: TimeZone) -> ItineraryTimeline {
+    public static func build(trip exported: Trip, catalog: [String: Game], items: [CustomItem], timeZone: TimeZone) -> ItineraryTimeline {
+        let trip = pickedDays(exported, timeZone)
         let firstDay = dayNumber(trip.preferences.startDate, timeZone)
         let lastDay = min(max(dayNumber(trip.preferences.endDate, timeZone), firstDay), firstDay + maxDays - 1)
         let dayCount = lastDay - firstDay + 1
@@ -110,7 +111,7 @@ public struct ItineraryTimeline: Sendable {
                 warnings.append(Warning(source: nil, message: "trip \(quoted(trip.name)): travel segment \(segment.id) leaves from \"\(segment.fromCity)\", none of its stops in route order; shown \(segment.departureDate == nil ? "after the first day's games" : "at its departure time"), in the site's time zone",
                                         summary: "travel segments that leave from none of their trip's stops"))
             }
-            let zone = fromIndex.flatMap { zoneOfGames(at: trip.stops[$0], catalog: catalog) }
+            let zone = fromIndex.flatMap { zoneOfStop($0, trip: trip, catalog: catalog) }
             if let departure = segment.departureDate {
                 let day = tripDay(of: departure, dateOnly: segment.departureIsDateOnly, zone: zone)
                 if (0..<dayCount).contains(day) {
@@ -129,7 +130,7 @@ public struct ItineraryTimeline: Sendable {
             // A from-city that matches no stop: after the first day's games.
             let leftBehind = fromIndex ?? trip.stops.count
             let day = fromIndex.map { index in
-                clamp(tripDay(of: trip.stops[index].departureDate, dateOnly: namesItsDay(trip.stops[index], timeZone), zone: zone) + firstDay)
+                clamp(tripDay(of: trip.stops[index].departureDate, dateOnly: trip.stops[index].departureIsDateOnly, zone: zone) + firstDay)
             } ?? 0
             placed(segment, from: fromIndex, on: day)
             // Games of unknown time (key infinity) stay last: they cannot be placed.
@@ -215,6 +216,17 @@ public struct ItineraryTimeline: Sendable {
         stop.games.lazy.compactMap { catalog[$0]?.timeZone }.first
     }
 
+    /// The zone a stop is left in: its games', else those of the stop reached next, else of
+    /// the stop before it (a rest day between two cities of one zone); nil (the site's zone)
+    /// when none of them has a game of known zone. On a London site, a drive from a Boston
+    /// stop without games was shown at "2:00 AM BST", on the day after it left.
+    package static func zoneOfStop(_ index: Int, trip: Trip, catalog: [String: Game]) -> TimeZone? {
+        let stops = trip.stops
+        return zoneOfGames(at: stops[index], catalog: catalog)
+            ?? (index + 1 < stops.count ? zoneOfGames(at: stops[index + 1], catalog: catalog) : nil)
+            ?? (index > 0 ? zoneOfGames(at: stops[index - 1], catalog: catalog) : nil)
+    }
+
     /// Stops whose stay covers the day, in travel order (a travel day has two). A stop is
     /// left on the day its drive is on, and the next stop reached that day (`leftOn`,
     /// `reachedOn`: days since 1970 by stop index, of the drives placed). A stop without a
@@ -224,7 +236,7 @@ public struct ItineraryTimeline: Sendable {
                                leftOn: [Int: Int] = [:], reachedOn: [Int: Int] = [:]) -> [String] {
         var cities: [String] = []
         for (index, (stop, name)) in zip(trip.stops, trip.stopNames).enumerated() {
-            let leaving = namesItsDay(stop, timeZone) ? timeZone : zoneOfGames(at: stop, catalog: catalog) ?? timeZone
+            let leaving = stop.departureIsDateOnly ? timeZone : zoneOfStop(index, trip: trip, catalog: catalog) ?? timeZone
             let arrival = reachedOn[index] ?? dayNumber(stop.arrivalDate, timeZone)
             let departure = leftOn[index] ?? dayNumber(stop.departureDate, leaving)
             if arrival <= day && day <= max(arrival, departure) && cities.last != name {
@@ -234,13 +246,24 @@ public struct ItineraryTimeline: Sendable {
         return cities
     }
 
-    /// Whether a stop's departure names a day rather than an instant: written without a
-    /// time (`"2026-07-18"`), or at midnight in the site's zone, which is how the app's
-    /// JSONEncoder writes that day (a number has no way to say "a date"). Read in the
-    /// zone of a stop's western games, that midnight was the evening before, and the
-    /// drive and heading landed a day early.
-    package static func namesItsDay(_ stop: Stop, _ timeZone: TimeZone) -> Bool {
-        stop.departureIsDateOnly || startOfDay(dayNumber(stop.departureDate, timeZone), timeZone) == stop.departureDate
+    /// The trip with each departure that names a day marked so (`departureIsDateOnly`): one
+    /// written without a time (`"2026-07-18"`), or at midnight in the site's zone, which is
+    /// how the app's JSONEncoder writes a day picked in a calendar (a number has no way to
+    /// say "a date"). Read in the zone of a stop's western games, that midnight was the
+    /// evening before, and the drive and heading landed a day early; a drive's showed
+    /// "12:00 AM", or "7:00 PM EDT" the day before on a London site.
+    package static func pickedDays(_ trip: Trip, _ timeZone: TimeZone) -> Trip {
+        func isMidnight(_ date: Date) -> Bool { startOfDay(dayNumber(date, timeZone), timeZone) == date }
+        var trip = trip
+        for index in trip.stops.indices where isMidnight(trip.stops[index].departureDate) {
+            trip.stops[index].departureIsDateOnly = true
+        }
+        for index in trip.travelSegments.indices {
+            if let departure = trip.travelSegments[index].departureDate, isMidnight(departure) {
+                trip.travelSegments[index].departureIsDateOnly = true
+            }
+        }
+        return trip
     }
 
     /// Days since 1970-01-01 of the calendar date of `date` in `zone` (from the zone's

@@ -27,13 +27,10 @@ public struct PublishedItinerary: Sendable {
     public let itineraryPath: String?
 
     /// The trip's route for navigation apps (GPX), beside its calendar file: published
-    /// with itinerary pages, linked from a poll's copy like the calendar; nil for a trip of
-    /// fewer than two stops.
-    public var routeFilePath: String? {
-        guard trip.stops.count >= 2 else { return nil }
-        if case .itinerary = origin { return path + GPXFile.fileName }
-        return itineraryPath.map { $0 + GPXFile.fileName }
-    }
+    /// with itinerary pages, linked from a poll's copy like the calendar; nil for an
+    /// itinerary of fewer than two stops. A poll's copy goes by the itinerary's stops, not
+    /// its own: a two-stop copy of a one-stop itinerary linked to a file never written.
+    public let routeFilePath: String?
 }
 
 /// Lays out trips day by day: the itinerary exports, and each poll's trips as its poll is
@@ -48,6 +45,8 @@ public final class ItineraryLayout: @unchecked Sendable {
     package let itineraryTrips: Set<UUID>
     /// Those of them with a calendar: at least one game the catalog holds.
     private let itineraryTripsWithGames: Set<UUID>
+    /// Those of them with a route file: two stops or more.
+    private let itineraryTripsWithRoute: Set<UUID>
     package let timeZone: TimeZone
     private let log: DiagnosticLog
     private let lock = NSLock()
@@ -64,6 +63,7 @@ public final class ItineraryLayout: @unchecked Sendable {
         let catalog = catalog
         itineraryTripsWithGames = Set(exports.itineraries.lazy.map(\.trip)
             .filter { trip in trip.stops.contains { stop in stop.games.contains { catalog[$0] != nil } } }.map(\.id))
+        itineraryTripsWithRoute = Set(exports.itineraries.lazy.map(\.trip).filter { $0.stops.count >= 2 }.map(\.id))
         self.timeZone = timeZone
         self.log = log
     }
@@ -104,19 +104,21 @@ public final class ItineraryLayout: @unchecked Sendable {
     /// What a poll's trip pages take from the itinerary and game exports, as a digest: for
     /// each trip (its id and the game ids of its stops, in order), whether it is exported as
     /// an itinerary and has a calendar there (the page links to both), and the catalog's
-    /// entry for each game it lists (none: the page shows the id, with a warning). A poll's
-    /// key holds this instead of those exports' files (docs/architecture.md, "Poll keys"),
+    /// entry for each game it lists (none: the page shows the id, with a warning), and
+    /// whether that itinerary has a route file. A poll's key holds this instead of those
+    /// exports' files (docs/architecture.md, "Poll keys"),
     /// so editing an itinerary, or a game no poll lists, renders no poll again.
     package func linksDigest(of trips: [(id: UUID, games: [String])]) -> String {
         struct TripLinks: Encodable {
             var id: UUID
             var itinerary: Bool
             var calendar: Bool
+            var route: Bool
             var games: [Game?]
         }
         let links = trips.map { trip in
             TripLinks(id: trip.id, itinerary: itineraryTrips.contains(trip.id), calendar: itineraryTripsWithGames.contains(trip.id),
-                      games: trip.games.map { catalog[$0] })
+                      route: itineraryTripsWithRoute.contains(trip.id), games: trip.games.map { catalog[$0] })
         }
         return ValueDigest.of(links, context: "poll links")
     }
@@ -164,7 +166,7 @@ public final class ItineraryLayout: @unchecked Sendable {
                          log: DiagnosticLog) -> PublishedItinerary {
         // Custom items are the organiser's notes on a saved trip: they stay off poll pages,
         // even when a poll's trip has the id of a saved one.
-        let items: [CustomItem], itineraryPath: String?, calendar: String?
+        let items: [CustomItem], itineraryPath: String?, calendar: String?, route: String?
         // A game listed twice (at one stop or two) is one event: its UID must be unique.
         var seen = Set<String>()
         let games = trip.stops.flatMap(\.games).compactMap { catalog[$0] }.filter { seen.insert($0.id).inserted }
@@ -173,10 +175,12 @@ public final class ItineraryLayout: @unchecked Sendable {
             items = itemsByTrip[trip.id.uuidString] ?? []
             itineraryPath = nil
             calendar = games.isEmpty ? nil : path + "calendar.ics"
+            route = trip.stops.count >= 2 ? path + GPXFile.fileName : nil
         case .poll:
             items = []
             itineraryPath = itineraryTrips.contains(trip.id) ? trip.itineraryPath : nil
             calendar = itineraryTripsWithGames.contains(trip.id) ? itineraryPath.map { $0 + "calendar.ics" } : nil
+            route = itineraryTripsWithRoute.contains(trip.id) ? itineraryPath.map { $0 + GPXFile.fileName } : nil
         }
         let timeline = ItineraryTimeline.build(trip: trip, catalog: catalog, items: items, timeZone: timeZone)
         for warning in timeline.warnings {
@@ -196,7 +200,8 @@ public final class ItineraryLayout: @unchecked Sendable {
         return PublishedItinerary(path: path, origin: origin, trip: trip, timeline: timeline,
                                   games: games,
                                   calendarPath: calendar,
-                                  itineraryPath: itineraryPath)
+                                  itineraryPath: itineraryPath,
+                                  routeFilePath: route)
     }
 
     /// Games by id; the first definition wins, and a conflicting one is a warning.
