@@ -437,6 +437,15 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     public var fileCount: Int { (written?.count ?? 0) + late.count }
 
     package func changes() throws(OutputError) -> [String] {
+        if updatesInPlace, !previous.isEmpty, lastState != nil, pathsOfAnotherVersion.isEmpty {
+            return try changesInPlace()
+        }
+        return try changesFromLists()
+    }
+
+    /// The `--changes` lines from the last build's whole list and this one's: for a first
+    /// build, a swap after a state of another version, and (in tests) to check `changesInPlace`.
+    package func changesFromLists() throws(OutputError) -> [String] {
         var old: [[UInt8]: WrittenFile] = [:]
         // `previous` is empty when the last build's state was missing or unreadable.
         if !previous.isEmpty, let state = lastState {

@@ -338,6 +338,35 @@ struct InPlaceUpdateTests {
         folder.abandon()
     }
 
+    @Test("In place, the --changes lines come from what was staged and removed, the same as comparing both builds' whole lists")
+    func changesFromStaged() throws {
+        let site = try TemporarySite()
+        func rebuild(_ fingerprint: String, _ files: [String: String]) throws -> [String] {
+            let folder = OutputFolder(output: output(site))
+            try folder.open()
+            #expect(try folder.lastBuild(matching: fingerprint) == nil)
+            for (path, text) in files.sorted(by: { $0.key < $1.key }) { try folder.write(path, Array(text.utf8)) }
+            try folder.writeManifest(Manifest(buildTime: Date(timeIntervalSince1970: 0), inputs: [], hiddenPrefix: nil))
+            #expect(folder.updatesInPlace)
+            let lines = try folder.changes()
+            #expect(lines == (try folder.changesFromLists()))
+            try folder.publish(record(fingerprint, files: files.count + 1)) { () throws(OutputError) in }
+            return lines
+        }
+        try publish(site, "one", ["a.html": "a", "b/index.html": "b", "c/index.html": "c", "d.html": "d", "caf\u{E9}.css": "x"])
+        // c deleted by hand and a touched: written again with the bytes recorded, so not listed.
+        try FileManager.default.removeItem(at: output(site).appendingPathComponent("c/index.html"))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)],
+                                              ofItemAtPath: output(site).appendingPathComponent("a.html").path)
+        let second = ["a.html": "a", "b/index.html": "b2", "c/index.html": "c", "e/index.html": "e", "cafe\u{301}.css": "x"]
+        #expect(try rebuild("two", second).map { Array($0.utf8) }
+                == ["A cafe\u{301}.css", "M b/index.html", "D caf\u{E9}.css", "D d.html", "A e/index.html", "M manifest.json"]
+                    .map { Array($0.utf8) }.sorted { $0.dropFirst(2).lexicographicallyPrecedes($1.dropFirst(2)) })
+        // Nothing but the manifest's fingerprint-free bytes: the same files, no line.
+        #expect(try rebuild("three", second) == [])
+        #expect(try rebuild("four", ["a.html": "a2"]) == ["M a.html", "D b/index.html", "D c/index.html", "D cafe\u{301}.css", "D e/index.html", "M manifest.json"])
+    }
+
     @Test("Two builds' --changes lines as one: what each path was before the first and is after the second")
     func mergedChanges() {
         #expect(OutputChanges.merged(carried: ["A a", "D b", "M c", "A e"], with: ["M a", "A b", "D c", "D e", "A f"])
