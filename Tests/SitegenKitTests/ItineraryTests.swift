@@ -597,6 +597,24 @@ struct ItineraryPageBuildTests {
         #expect(page.components(separatedBy: "entry-travel").count == 2, "the drive is shown once")
     }
 
+    @Test("An item under Unscheduled says the day it was set for, as games and drives there show their dates")
+    func unscheduledItemDay() throws {
+        let site = try TemporarySite()
+        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
+        try site.copyTemplates()
+        let items = try site.read("Data/items/items.json")
+        try site.write("Data/items/items.json", items.replacingOccurrences(of: "\"anchorDay\": 2,", with: "\"anchorDay\": 9,"))
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+        let page = try site.read("Output/" + Self.page)
+        let unscheduled = try #require(page.components(separatedBy: "<h2 id=\"unscheduled-heading\">").last)
+        #expect(unscheduled.contains("""
+                      <p class="entry-title">Check in: The Pfister</p>
+                      <p class="entry-detail">Set for day 9</p>
+            """))
+        // On its day, an item says nothing of it.
+        #expect(!page.components(separatedBy: "<h2 id=\"unscheduled-heading\">")[0].contains("Set for day"))
+    }
+
     @Test("A poll's trip links to its itinerary's route file only when the itinerary has one, whatever the poll's copy holds")
     func pollTripRouteLink() throws {
         let pollTrip = "polls/X7K9M2/trips/1/index.html", route = "trips/11111111-1111-1111-1111-111111111111/route.gpx"

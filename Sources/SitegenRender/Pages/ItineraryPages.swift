@@ -153,8 +153,11 @@ package enum ItineraryPages {
                 title: "\(BidiIsolation.isolated(from)) → \(BidiIsolation.isolated(to))",
                 detail: "\(Formatting.miles(meters: segment.distanceMeters)) · \(Formatting.duration(seconds: segment.durationSeconds))")
         case .item(let item):
+            // Under Unscheduled, the day it was put on, which the trip does not have (games
+            // and drives there show their dates; an item has only its day).
             return TimelineEntry(kind: "item item-\(item.category.rawValue)", icon: item.category.icon, label: item.category.label,
-                                 title: item.title, entryNotesHTML: item.notes.map(kit.markdown))
+                                 title: item.title, detail: dated ? "Set for day \(item.anchorDay)" : nil,
+                                 entryNotesHTML: item.notes.map(kit.markdown))
         }
     }
 }
