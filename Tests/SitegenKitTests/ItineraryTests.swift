@@ -599,9 +599,7 @@ struct ItineraryPageBuildTests {
 
     @Test("An item under Unscheduled says the day it was set for, as games and drives there show their dates")
     func unscheduledItemDay() throws {
-        let site = try TemporarySite()
-        try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
-        try site.copyTemplates()
+        let site = try CommandLineTests().goldenSite()
         let items = try site.read("Data/items/items.json")
         try site.write("Data/items/items.json", items.replacingOccurrences(of: "\"anchorDay\": 2,", with: "\"anchorDay\": 9,"))
         _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
