@@ -157,9 +157,13 @@ public struct BuildFingerprint: Sendable, Equatable {
                        ("inputs.trips", config.inputs.trips), ("inputs.items", config.inputs.items),
                        ("inputs.games", config.inputs.games), ("inputs.options", config.inputs.options),
                        ("inputs.convoys", config.inputs.convoys)]
+        // Named in manifest.json by their hash, not their names: vote files (often named
+        // after the voter), convoy files (a private convoy's is often its id or title, and
+        // it is not published), and poll files of an unlisted site (often the share code).
+        let hashNamed: Set<String> = config.listPolls ? ["inputs.votes", "inputs.convoys"] : ["inputs.votes", "inputs.convoys", "inputs.polls"]
         for (key, folder) in exports {
             sources += ExportLoader.jsonFiles(below: folder, log: log).map {
-                InputSource(url: $0, folder: folder, key: key, namedByHash: key == "inputs.votes")
+                InputSource(url: $0, folder: folder, key: key, namedByHash: hashNamed.contains(key))
             }
         }
         if let pages = config.pages {

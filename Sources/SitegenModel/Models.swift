@@ -144,7 +144,7 @@ public struct Trip: Sendable, Encodable, Equatable {
         self.notes = notes
     }
 
-    public var miles: Double { totalDistanceMeters / Formatting.metersPerMile }
+    public var miles: Double { Formatting.milesValue(meters: totalDistanceMeters) }
 
     /// The cities as travelled, for a route line: every stop in order, named as `stopNames`
     /// names them, with consecutive stops in the same (city, state) as one (Phoenix → Los

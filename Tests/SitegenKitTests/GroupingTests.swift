@@ -199,6 +199,18 @@ struct GroupingTests {
         #expect(MileageBucket(miles: trip.miles).title == group)
     }
 
+    @Test("A distance of whole miles, as an export writes its meters, reads those miles: 144840.96 m is 90 mi, not 89")
+    func wholeMiles() {
+        #expect(Formatting.miles(meters: 144_840.96) == "90 mi")
+        #expect(Formatting.miles(meters: 289_681.92) == "180 mi")
+        for miles in 1...3000 {
+            // The meters as a JSON number reads them: the decimal of miles × 1609.344.
+            let meters = Double("\(miles * 1_609_344 / 1000).\(String(format: "%03d", miles * 1_609_344 % 1000))")!
+            #expect(Formatting.miles(meters: meters) == "\(Formatting.grouped(miles)) mi", "\(miles) mi")
+            #expect(MileageBucket(miles: GroupingSample.trip("x", miles: Double(miles)).miles) == MileageBucket(miles: Double(miles)))
+        }
+    }
+
     @Test("Miles per game: miles ÷ games; nil without games")
     func milesPerGame() {
         #expect(GroupingSample.trip("x", miles: 1000, games: 4).milesPerGame == 250)

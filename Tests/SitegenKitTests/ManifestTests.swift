@@ -125,3 +125,31 @@ struct JSONOutputTests {
         #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
     }
 }
+
+@Suite("What manifest.json names")
+struct ManifestNamesTests {
+    @Test("Convoy files, and poll files of an unlisted site, are named by their hash: a private convoy's file name or a share code is not published")
+    func hashNamedInputs() throws {
+        let site = try CommandLineTests().goldenSite()
+        var convoy = ConvoyExample()
+        convoy["visibility"] = "private"
+        convoy["title"] = "Surprise party for Dana"
+        try site.write("Data/convoys/surprise-party-for-dana.json", convoy.json)
+        try site.write("Data/polls/x7k9m2.json", try site.read("Data/polls/polls.json"))
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Data/polls/polls.json"))
+        func manifest() throws -> String {
+            _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+            return try site.read("Output/manifest.json")
+        }
+        let convoyHash = sha256Hex(Array(convoy.json.utf8))
+        let listed = try manifest()
+        #expect(!listed.contains("surprise") && !listed.contains("Dana"))
+        #expect(listed.contains("\"path\": \"Data/convoys/\(convoyHash.prefix(16)).json\""))
+        // A listed site's poll files keep their names.
+        #expect(listed.contains("\"path\": \"Data/polls/x7k9m2.json\""))
+        try site.write("site.yml", try site.read("site.yml") + "listPolls: false\n")
+        let unlisted = try manifest()
+        #expect(!unlisted.lowercased().contains("x7k9m2"))
+        #expect(unlisted.contains("\"path\": \"Data/polls/"))
+    }
+}

@@ -158,7 +158,15 @@ public struct Formatting: Sendable {
     /// "1,234 mi". Whole miles are rounded down, as the distance groups of docs/rules.md are
     /// cut: a 499.99 mi trip is under "0-500 mi" and must not read "500 mi".
     public static func miles(meters: Double) -> String {
-        "\(grouped(Int((meters / Self.metersPerMile).rounded(.down)))) mi"
+        "\(grouped(Int(milesValue(meters: meters).rounded(.down)))) mi"
+    }
+
+    /// Meters in miles, from whole millimetres: 144,840.96 m is 90 miles exactly, but
+    /// divided as it is by 1609.344 (which a Double cannot hold exactly) it came out
+    /// 89.99999999999999, and read "89 mi". Millimetres divided by 1,609,344 (both whole)
+    /// give an exact quotient, or one at least 1/1,609,344 from the next whole mile.
+    public static func milesValue(meters: Double) -> Double {
+        (meters * 1000).rounded() / 1_609_344
     }
 
     /// "14 h 20 min", "45 min"
