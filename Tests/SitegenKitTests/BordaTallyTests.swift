@@ -129,6 +129,20 @@ struct BordaTallyTests {
         #expect(results.standings.map(\.rank) == [1, 2, 2])
     }
 
+    @Test("Below the privacy threshold, tied trips keep poll order: their order by places would give the breakdown away")
+    func tieOrderBelowThreshold() {
+        // Two ballots: A 3+1, B 2+2, C 1+3, all 4 points. Ordered by first places (A, C, B),
+        // the order showed that B was second on both ballots.
+        let votes = Sample.ballots([[0, 1, 2], [2, 1, 0]])
+        let below = BordaTally.tally(poll: Sample.poll(["A", "B", "C"]), votes: votes, minBallotsForBreakdown: 3)
+        #expect(below.standings.map(\.points) == [4, 4, 4])
+        #expect(below.standings.map(\.trip) == [0, 1, 2])
+        #expect(below.breakdown == nil)
+        // At the threshold the breakdown is published, and the order follows the places.
+        let at = BordaTally.tally(poll: Sample.poll(["A", "B", "C"]), votes: votes, minBallotsForBreakdown: 2)
+        #expect(at.standings.map(\.trip) == [0, 2, 1])
+    }
+
     @Test("Latest ballot per voter counts; the others are superseded")
     func superseded() {
         let votes = [

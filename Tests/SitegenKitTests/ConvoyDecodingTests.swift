@@ -268,4 +268,15 @@ struct ConvoyDecodingTests {
         example["visibility"] = 1
         #expect(throws: FieldError.self) { try ConvoyExample.decoder.publishedConvoy(try field(example), source: ConvoyExample.source) }
     }
+
+    @Test("A convoy's ownerId, as the app's model writes it, is read past without a warning, like its invitations")
+    func ownerIdReadPast() throws {
+        var example = ConvoyExample()
+        example["ownerId"] = "_owner_secret"
+        example["visibility"] = "friends"
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        #expect(!built.diagnostics.contains { $0.contains("ownerId") })
+        #expect(try !built.page(ConvoySite.examplePage).contains("_owner_secret"))
+    }
 }

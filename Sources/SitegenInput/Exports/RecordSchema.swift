@@ -75,7 +75,7 @@ extension RecordSchema {
     package static let convoy = RecordSchema("convoy",
         required: [["id"], ["title"], ["status"], ["origin"], ["createdAt"], ["modifiedAt"]],
         optional: ["notes", "destination", "checkpoints", "route", "vehicles", "visibility", "leaderVehicleId", "participants"],
-        ignored: ["invitations"],
+        ignored: ["invitations", "ownerId"],
         nested: [("origin", .object(place)), ("destination", .object(place)), ("checkpoints", .array(checkpoint)),
                  ("route", .object(route)), ("vehicles", .array(vehicle)), ("participants", .array(participant))])
     package static let place = RecordSchema("place",

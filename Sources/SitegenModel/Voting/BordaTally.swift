@@ -231,9 +231,12 @@ public enum BordaTally {
         }
 
         // Display order: points, then more first places, more second places, …, then poll order.
+        // Below the privacy threshold, tied trips keep poll order: with two ballots, the order
+        // of three tied trips by their places told which trip each friend put where.
+        let publishesBreakdown = ballots.count >= max(minBallotsForBreakdown, 1)
         let order = (0..<tripCount).sorted { a, b in
             if points[a] != points[b] { return points[a] > points[b] }
-            if rankCounts[a] != rankCounts[b] { return rankCounts[a].lexicographicallyPrecedes(rankCounts[b], by: >) }
+            if publishesBreakdown, rankCounts[a] != rankCounts[b] { return rankCounts[a].lexicographicallyPrecedes(rankCounts[b], by: >) }
             return a < b
         }
         let top = points.max() ?? 0
@@ -248,7 +251,7 @@ public enum BordaTally {
             )
         }
 
-        let breakdown = ballots.count >= max(minBallotsForBreakdown, 1)
+        let breakdown = publishesBreakdown
             ? ResultsBreakdown(headToHeadWinner: headToHeadWinner(ballots, tripCount: tripCount))
             : nil
         let updatedAt = counted.map(\.modifiedAt).reduce(poll.modifiedAt, max)
