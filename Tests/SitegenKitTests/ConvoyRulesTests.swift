@@ -54,6 +54,15 @@ struct ConvoyRulesTests {
     func peopleNeedingSeats() throws {
         let convoy = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-driver", "capacity": 4, "passengerIds": ["p-rider"]]])
         #expect(convoy.peopleNeedingSeats.map(\.displayName) == ["Olive", "Wes"])
+        // Once the trip is over or called off, nobody can still find them a seat.
+        for status in [ConvoyStatus.completed, .cancelled] {
+            var done = convoy
+            done.status = status
+            #expect(done.peopleNeedingSeats.isEmpty)
+        }
+        var active = convoy
+        active.status = .active
+        #expect(active.peopleNeedingSeats.map(\.displayName) == ["Olive", "Wes"])
     }
 
     @Test("The checklist of a complete draft is all done")

@@ -43,8 +43,10 @@ extension Convoy {
     }
 
     /// People who are coming but are in no vehicle: neither declined nor viewers, in the
-    /// export's order.
+    /// export's order. None once the convoy is completed or cancelled: nobody can still
+    /// find them a seat ("Still needs a seat: Kim" on a cancelled trip).
     public var peopleNeedingSeats: [ConvoyParticipant] {
+        guard status != .completed && status != .cancelled else { return [] }
         let seated = seatedParticipants
         return participants.enumerated().filter { index, person in
             !seated.contains(index) && person.status != .declined && person.role != .viewer
