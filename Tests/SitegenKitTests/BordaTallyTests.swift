@@ -262,3 +262,23 @@ struct BordaTallyTests {
     }
 }
 
+
+@Suite("Trips of one name in the standings")
+struct SameNameTripsTests {
+    @Test("Trips sharing a name are told apart by their number wherever the standings name them; other names are as exported")
+    func sameNames() throws {
+        // Each trip first once, second once, third once: a three-way tie.
+        let poll = Sample.poll(["Lakefront Loop", "Lakefront Loop ", "Prairie Run"])
+        let votes = Sample.ballots([[0, 1, 2], [1, 2, 0], [2, 0, 1]])
+        let published = PublishedPoll(poll: poll, results: BordaTally.tally(poll: poll, votes: votes, minBallotsForBreakdown: 3))
+        #expect(published.tripName(0) == "Lakefront Loop (trip 1)")
+        #expect(published.tripName(1) == "Lakefront Loop (trip 2)")
+        #expect(published.tripName(2) == "Prairie Run")
+        #expect(published.leaderLine == "Tied for first: Lakefront Loop (trip 1), Lakefront Loop (trip 2) and Prairie Run")
+        guard case .poll(let card) = PreviewCard.poll(published, siteTitle: "Trips") else {
+            Issue.record("not a poll card")
+            return
+        }
+        #expect(card.rows.map(\.name) == ["Lakefront Loop (trip 1)", "Lakefront Loop (trip 2)", "Prairie Run"])
+    }
+}

@@ -14,10 +14,20 @@ public struct PublishedPoll: Sendable, Encodable {
 
     public var path: String { "polls/\(poll.shareCode)/" }
 
+    /// Trip `index`'s name as the standings show it: with its number when another trip of the
+    /// poll has the same name ("Lakefront Loop (trip 2)"), or a tie of three "Lakefront Loop"s
+    /// could not be told apart. Trip cards carry their number anyway, and results.json both.
+    public func tripName(_ index: Int) -> String {
+        let name = poll.trips[index].name
+        let key = name.trimmingCharacters(in: .whitespaces)
+        let shared = poll.trips.count { $0.name.trimmingCharacters(in: .whitespaces) == key } > 1
+        return shared ? "\(key) (trip \(index + 1))" : name
+    }
+
     /// "Chicago Loop" or "Tie: A and B" or nil when nobody voted. Names inside these lines
     /// are isolated (`BidiIsolation`), as on every page.
     public var leaderText: String? {
-        let leaders = results.leaders.map { BidiIsolation.isolated(poll.trips[$0.trip].name) }
+        let leaders = results.leaders.map { BidiIsolation.isolated(tripName($0.trip)) }
         switch leaders.count {
         case 0: return nil
         case 1: return leaders[0]
@@ -27,7 +37,7 @@ public struct PublishedPoll: Sendable, Encodable {
 
     /// "Leading: A", "Tied for first: A and B", "No votes yet", "3 ballots set aside, none counted yet".
     public var leaderLine: String {
-        let leaders = results.leaders.map { BidiIsolation.isolated(poll.trips[$0.trip].name) }
+        let leaders = results.leaders.map { BidiIsolation.isolated(tripName($0.trip)) }
         switch leaders.count {
         // Not "No votes yet": friends who voted would be told that nobody has.
         case 0 where results.ballots.invalid > 0: return "\(PollPages.setAside(results.ballots.invalid)), none counted yet"
@@ -113,7 +123,7 @@ package enum PollPages {
                 rankNumber: standing.rank,
                 isFirst: standing.rank == 1 && counted > 0,
                 tied: standing.tied && counted > 0,
-                name: trips[standing.trip].name,
+                name: published.tripName(standing.trip),
                 points: Formatting.count(standing.points, "point"),
                 percent: "\(Int((standing.share * 100).rounded()))%",
                 barWidth: Formatting.oneDecimal(standing.share * 100) + "%",
@@ -148,16 +158,16 @@ package enum PollPages {
             appLink: "sportstime://poll/\(poll.shareCode.value)",
             resultsJSON: kit.href(path + "results.json", from: path))
         if results.leaders.count > 1 {
-            model.tieForFirst = "It's a tie for first: \(listJoined(results.leaders.map { BidiIsolation.isolated(trips[$0.trip].name) })), with \(Formatting.count(results.leaders[0].points, "point")) each."
+            model.tieForFirst = "It's a tie for first: \(listJoined(results.leaders.map { BidiIsolation.isolated(published.tripName($0.trip)) })), with \(Formatting.count(results.leaders[0].points, "point")) each."
         }
         if let breakdown = results.breakdown {
             model.breakdown = PollPageModel.Breakdown(
                 positions: (1...trips.count).map { Formatting.ordinal($0) },
                 rows: results.standings.map { standing in
-                    PollPageModel.Breakdown.Row(name: trips[standing.trip].name, counts: standing.rankCounts.map { String($0) })
+                    PollPageModel.Breakdown.Row(name: published.tripName(standing.trip), counts: standing.rankCounts.map { String($0) })
                 },
                 headToHead: breakdown.headToHeadWinner.map {
-                    "\(BidiIsolation.isolated(trips[$0].name)) beats every other trip head to head: a majority of voters ranked it above each of the others."
+                    "\(BidiIsolation.isolated(published.tripName($0))) beats every other trip head to head: a majority of voters ranked it above each of the others."
                 } ?? "No trip beats every other trip head to head.",
                 isWide: trips.count > 5)
         } else if counted > 0 {

@@ -77,7 +77,7 @@ public enum PreviewCard: Sendable, Equatable {
         let hasVotes = results.ballots.counted > 0
         let rows = results.standings.prefix(maxRows).map { standing in
             PollCard.Row(rank: hasVotes ? Formatting.ordinal(standing.rank) : nil,
-                         name: poll.trips[standing.trip].name,
+                         name: published.tripName(standing.trip),
                          points: hasVotes ? Formatting.count(standing.points, "point") : nil,
                          share: hasVotes ? standing.share : nil,
                          isFirst: hasVotes && standing.rank == 1,
