@@ -152,9 +152,13 @@ public struct ExportSet: Sendable {
     /// there are any.
     /// `pollsFailed`: a poll with an error was not read, so its votes are among these, and
     /// "no poll has id" would send the organiser looking for a wrong id.
+    /// Returns how many ballots (distinct vote ids) were ignored, which the build's summary
+    /// does not count: "72 ballots" where the polls had 71.
+    @discardableResult
     public static func reportOrphanVotes(_ pollIds: Set<UUID>, voteFiles: [URL], loader: ExportLoader, log: DiagnosticLog,
-                                         pollsFailed: Bool = false) {
-        guard !pollIds.isEmpty else { return }
+                                         pollsFailed: Bool = false) -> Int {
+        guard !pollIds.isEmpty else { return 0 }
+        var ignored = Set<UUID>()
         let absent = pollsFailed ? "no poll read without errors has id" : "no poll has id"
         // Problems in these files were reported on the first reading.
         let quiet = loader.reporting(to: DiagnosticLog())
@@ -163,10 +167,12 @@ public struct ExportSet: Sendable {
                 try decoder.vote(field, source: source)
             }
             for vote in votes where pollIds.contains(vote.pollId) {
+                ignored.insert(vote.id)
                 log.add(vote.source.diagnostic(.warning, field: "pollId",
                     "\(absent) \(vote.pollId.uuidString); this vote is ignored",
                     summary: "votes for polls that no export holds are ignored"))
             }
         }
+        return ignored.count
     }
 }

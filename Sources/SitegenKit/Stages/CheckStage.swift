@@ -10,9 +10,11 @@ struct CheckStage {
     let failure: FirstFailure
 
     func run(_ inputs: Inputs) throws(BuildFailure) -> Inputs {
+        var inputs = inputs
         let absent = inputs.ballotPolls.subtracting(inputs.polls.map(\.id))
-        ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log,
-                                    pollsFailed: log.hasErrors(below: displayPath(inputs.config.inputs.polls)))
+        // Ignored votes are not among the summary's ballots.
+        inputs.exports.ballotCount -= ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log,
+                                                                  pollsFailed: log.hasErrors(below: displayPath(inputs.config.inputs.polls)))
         ExportSet.checkUniqueness(inputs.polls, log: log)
         inputs.plausibility.report(to: log)
         inputs.layout.reportOrphanItems(inputs.exports.customItems, polls: inputs.polls)
