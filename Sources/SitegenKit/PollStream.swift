@@ -51,14 +51,20 @@ struct PollStream {
             sitegen_trim_heap()
         }
         let readCount = read.values.count
-        guard var cache = next else { return (Array(summaries.values.joined()), nil, readCount) }
+        // Joined into an array of exactly their size (grown by doubling, it held up to twice
+        // the summaries of a large site to the end of the build).
+        let perFile = summaries.values
+        var all: [PollSummary] = []
+        all.reserveCapacity(perFile.reduce(0) { $0 + $1.count })
+        for file in perFile { all += file }
+        guard var cache = next else { return (all, nil, readCount) }
         // Kept shares are copied from the last cache file when this one is written.
         cache.last = last?.last
         for (index, url) in urls.enumerated() {
             let entry = entries[index]
             if let entry { cache.files[url.standardizedFileURL.path] = entry }
         }
-        return (Array(summaries.values.joined()), cache, readCount)
+        return (all, cache, readCount)
     }
 
     /// Whether what the share's polls show of the itineraries and games is as it was: surely

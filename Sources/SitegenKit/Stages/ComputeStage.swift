@@ -18,12 +18,16 @@ struct ComputeStage {
     let options: BuildOptions
     let log: DiagnosticLog
 
-    func run(_ inputs: Inputs) -> Computed {
+    /// Moves the poll summaries out of `inputs` into the site model, sorted in place.
+    func run(_ inputs: inout Inputs) -> Computed {
         let config = inputs.config
         let buildTime = inputs.exports.buildTime(environment: options.environment, streamedDates: inputs.polls.map(\.modifiedAt))
             ?? undatedBuildTime()
         let tips = Self.publishedTips(catalog: inputs.tipCatalog, config: config, options: options, buildTime: buildTime)
-        var site = SiteModel(config: config, tips: tips, polls: inputs.polls.sorted { $0.shareCode < $1.shareCode },
+        var polls = inputs.polls
+        inputs.polls = []
+        polls.sort { $0.shareCode < $1.shareCode }
+        var site = SiteModel(config: config, tips: tips, polls: polls,
                              assets: inputs.assets, convoys: ConvoyPages.sorted(inputs.exports.convoys),
                              optionSets: inputs.exports.optionSets, itineraries: inputs.itineraries)
         site.pages = inputs.pages
