@@ -236,6 +236,18 @@ struct ConvoyDecodingTests {
         #expect(error.message == "latitude must be between -90 and 90")
     }
 
+    @Test("A place with a latitude and no longitude is left off the map with a warning at the value, not in silence")
+    func halfCoordinate() throws {
+        var example = ConvoyExample()
+        example["visibility"] = "friends"
+        example["origin"] = ["name": "Union Station", "latitude": 41.8787]
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        #expect(built.diagnostics.contains { $0.hasSuffix("warning: origin.latitude: latitude without longitude; the place is left off the map and the directions") })
+        example["origin"] = ["name": "Union Station", "coordinate": ["longitude": -87.6403]]
+        #expect(try example.decodingError() != nil, "a nested coordinate still needs both")
+    }
+
     @Test("A private convoy is not published; nor is one whose visibility is not a known published value, with a warning")
     func visibility() throws {
         var example = ConvoyExample()

@@ -145,6 +145,12 @@ extension ExportDecoder {
         if let longitudeField, let longitude, !(-180...180).contains(longitude) {
             throw longitudeField.error("longitude must be between -180 and 180")
         }
+        // One without the other places nothing: the place was left off the map and the
+        // directions without a word.
+        if (latitude == nil) != (longitude == nil), let present = latitude == nil ? longitudeField : latitudeField {
+            notes?.warning(at: present, "\(latitude == nil ? "longitude without latitude" : "latitude without longitude"); the place is left off the map and the directions",
+                           summary: "places with only one of latitude and longitude are left off the map")
+        }
         return ConvoyPlace(
             name: try plainText(try fields.required("name")),
             address: try fields.optional("address").map { (f) throws(FieldError) in try plainText(f) },

@@ -101,13 +101,13 @@ public final class ItineraryLayout: @unchecked Sendable {
         }
     }
 
-    /// What a poll's trip pages take from the itinerary and game exports, as a digest: for
-    /// each trip (its id and the game ids of its stops, in order), whether it is exported as
-    /// an itinerary and has a calendar there (the page links to both), and the catalog's
-    /// entry for each game it lists (none: the page shows the id, with a warning), and
-    /// whether that itinerary has a route file. A poll's key holds this instead of those
-    /// exports' files (docs/architecture.md, "Poll keys"),
-    /// so editing an itinerary, or a game no poll lists, renders no poll again.
+    /// What a poll's trip pages take from the itinerary and game exports, as a digest. For
+    /// each trip (its id and the game ids of its stops, in order): whether it is exported as
+    /// an itinerary, and whether that itinerary has a calendar and a route file (the page
+    /// links to them), and the catalog's entry for each game it lists (none: the page shows
+    /// the id, with a warning). A poll's key holds this instead of those exports' files
+    /// (docs/architecture.md, "Poll keys"), so editing an itinerary, or a game no poll
+    /// lists, renders no poll again.
     package func linksDigest(of trips: [(id: UUID, games: [String])]) -> String {
         struct TripLinks: Encodable {
             var id: UUID
