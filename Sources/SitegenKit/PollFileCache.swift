@@ -29,7 +29,7 @@ import SitegenRender
 /// is copied from there into the next cache as the same bytes. Decoded whole, the shares of
 /// a 10,000-poll site held 20 MB of heap through the read stage (docs/performance.md).
 struct PollFileCache: Sendable {
-    static let format = "sitegen-polls 4"
+    static let format = "sitegen-polls 5"
 
     /// Everything but the file's own bytes, its ballots and its polls' links its share depends on.
     let context: String
@@ -97,14 +97,18 @@ struct PollFileCache: Sendable {
         var dates: DatePlausibility.Share
     }
 
-    /// One vote file's share: its ballots with their polls' ids, in record order, and what
-    /// reading it logged.
+    /// One vote file's share: its ballots (grouped by poll, with their digests and ids, so a
+    /// kept file's ballots themselves are read only when one of its polls is counted), and
+    /// what reading it logged.
     struct VoteEntry: Sendable {
         var sha256: String
-        var ballots: [(UUID, Ballot)]
+        var ballots: VoteFileBallots
         var diagnostics: [Diagnostic]
         var omissions: [DiagnosticLog.Omission]
         var dates: DatePlausibility.Share
+        /// Where the last cache file holds this share, when it was kept from there: the next
+        /// cache copies those bytes.
+        var kept: Range<Int>?
     }
 
     struct KeptPoll: Sendable {
@@ -187,8 +191,15 @@ struct PollFileCache: Sendable {
         count.int(votes.count)
         try sink(count.bytes)
         for path in votes.keys.sorted() {
-            var piece = BinaryWriter(capacity: 80 * votes[path]!.ballots.count + 512)
-            Self.write(path, votes[path]!, to: &piece)
+            let entry = votes[path]!
+            var piece = BinaryWriter(capacity: 100 * entry.ballots.count + 512)
+            piece.string(path)
+            if let range = entry.kept {
+                guard let bytes = last?.read(range) else { throw CocoaError(.fileReadUnknown) }
+                piece.blob(bytes)
+            } else {
+                piece.blob(Self.encode(entry))
+            }
             try sink(piece.bytes)
         }
     }
@@ -236,18 +247,33 @@ struct PollFileCache: Sendable {
         return out.bytes
     }
 
-    private static func write(_ path: String, _ entry: VoteEntry, to out: inout BinaryWriter) {
-        out.string(path)
+    /// A vote file's share as the cache holds it: its groups, numbers and ids before its
+    /// ballots, so that a kept share is decoded without them.
+    static func encode(_ entry: VoteEntry) -> [UInt8] {
+        let file = entry.ballots
+        var out = BinaryWriter(capacity: 100 * file.count + 512)
         out.string(entry.sha256)
-        out.int(entry.ballots.count)
+        out.int(file.count)
+        out.optional(file.latest) { $0.date($1) }
+        out.array(file.groups) { out, group in
+            out.uuid(group.poll)
+            out.int(Int(group.start))
+            out.int(Int(group.count))
+            var digest: [UInt8] = []
+            group.digest.appendBytes(to: &digest)
+            out.blob(digest)
+        }
+        out.array(file.numbers) { $0.int(Int($1)) }
+        out.array(file.ids) { $0.uuid($1) }
         var ballots: [UInt8] = []
-        ballots.reserveCapacity(entry.ballots.count * 80)
-        for (poll, ballot) in entry.ballots {
+        ballots.reserveCapacity(file.count * 80)
+        for (poll, ballot) in file.ballots {
             withUnsafeBytes(of: poll.uuid) { ballots += $0 }
             ballot.appendBytes(to: &ballots)
         }
         out.blob(ballots)
         write(entry.diagnostics, entry.omissions, entry.dates, to: &out)
+        return out.bytes
     }
 
     /// What reading a file logged and the dates it holds.
@@ -303,7 +329,16 @@ struct PollFileCache: Sendable {
             cache.build = build
             cache.catalog = catalog
             for (path, range) in shares { cache.files[path] = .kept(range) }
-            for (path, entry) in try reader.array(voteEntry) { cache.votes[path] = entry }
+            let votes = try reader.array { (reader) throws(BinaryReader.Failure) in
+                (path: try reader.string(), range: try reader.blobRange())
+            }
+            for (path, range) in votes {
+                var entryReader = BinaryReader(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                var entry = try voteEntry(&entryReader, path: path, at: range.lowerBound, last: last)
+                guard entryReader.isAtEnd else { return nil }
+                entry.kept = range
+                cache.votes[path] = entry
+            }
             return reader.isAtEnd ? cache : nil
         } catch {
             return nil
@@ -365,28 +400,55 @@ struct PollFileCache: Sendable {
         return Entry(sha256: sha256, ballots: ballots, polls: polls, diagnostics: diagnostics, omissions: omissions, dates: dates)
     }
 
-    private static func voteEntry(_ reader: inout BinaryReader) throws(BinaryReader.Failure) -> (String, VoteEntry) {
-        let path = try reader.string()
+    /// A vote file's share, read from `at` in the last cache file: everything but its
+    /// ballots, which `last` reads when one of its polls is counted.
+    private static func voteEntry(_ reader: inout BinaryReader, path: String, at: Int, last: LastCacheBytes) throws(BinaryReader.Failure) -> VoteEntry {
         let shown = displayPath(URL(fileURLWithPath: path))
         let index = LineIndex(path: path)
         let sha256 = try reader.string()
-        let count = try reader.int(), blobAt = reader.offset
-        let blob = [UInt8](try reader.blob())
+        let countAt = reader.offset
+        let count = try reader.int()
+        let latest = try reader.optional { (reader) throws(BinaryReader.Failure) in try reader.date() }
+        let groups = try reader.array { (reader) throws(BinaryReader.Failure) -> VoteFileBallots.Group in
+            let poll = try reader.uuid(), startAt = reader.offset
+            let start = try reader.int(), size = try reader.int()
+            let digest = try reader.blob()
+            guard digest.count == 32, let start = Int32(exactly: start), let size = Int32(exactly: size) else {
+                throw BinaryReader.Failure(offset: startAt)
+            }
+            return VoteFileBallots.Group(poll: poll, start: start, count: size, digest: ContentHash(bytes: digest, at: 0))
+        }
+        let numbers = try reader.array { (reader) throws(BinaryReader.Failure) -> Int32 in
+            let numberAt = reader.offset
+            guard let number = Int32(exactly: try reader.int()) else { throw BinaryReader.Failure(offset: numberAt) }
+            return number
+        }
+        let ids = try reader.array { (reader) throws(BinaryReader.Failure) in try reader.uuid() }
+        let blob = try reader.blobRange()
+        let ballotsRange = (at + blob.lowerBound)..<(at + blob.upperBound)
+        guard let ballots = VoteFileBallots(count: count, latest: latest, groups: groups, numbers: numbers, ids: ids, load: {
+            last.read(ballotsRange).flatMap { decodeBallots($0, count: count) }
+        }) else { throw BinaryReader.Failure(offset: countAt) }
+        let (diagnostics, omissions, dates) = try share(&reader, shown: shown, index: index)
+        return VoteEntry(sha256: sha256, ballots: ballots, diagnostics: diagnostics, omissions: omissions, dates: dates)
+    }
+
+    /// A vote file's ballots with their polls' ids, as `encode(_: VoteEntry)` wrote them; nil
+    /// when they are not `count` whole ballots.
+    static func decodeBallots(_ blob: [UInt8], count: Int) -> [(UUID, Ballot)]? {
         // Each ballot takes more than 16 bytes: a count past that is damage, not a size.
-        guard count >= 0, count <= blob.count / 16 else { throw BinaryReader.Failure(offset: blobAt) }
+        guard count >= 0, count <= blob.count / 16 else { return nil }
         var ballots: [(UUID, Ballot)] = []
         ballots.reserveCapacity(count)
         var offset = 0
         while offset < blob.count {
-            guard offset + 16 <= blob.count else { throw BinaryReader.Failure(offset: blobAt) }
+            guard offset + 16 <= blob.count else { return nil }
             let poll = blob.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: offset, as: uuid_t.self)) }
             offset += 16
-            guard let ballot = Ballot(reading: blob, at: &offset) else { throw BinaryReader.Failure(offset: blobAt) }
+            guard let ballot = Ballot(reading: blob, at: &offset) else { return nil }
             ballots.append((poll, ballot))
         }
-        guard ballots.count == count else { throw BinaryReader.Failure(offset: blobAt) }
-        let (diagnostics, omissions, dates) = try share(&reader, shown: shown, index: index)
-        return (path, VoteEntry(sha256: sha256, ballots: ballots, diagnostics: diagnostics, omissions: omissions, dates: dates))
+        return ballots.count == count ? ballots : nil
     }
 
     private static func share(_ reader: inout BinaryReader, shown: String, index: LineIndex) throws(BinaryReader.Failure)

@@ -173,12 +173,13 @@ struct PollSteps: Sendable {
     }
 
     /// A digest of the ballots of the polls `ids`, in order: a poll file is read again when
-    /// its polls' ballots changed, even if its bytes did not.
+    /// its polls' ballots changed, even if its bytes did not. Made of the digests each vote
+    /// file keeps of each poll's ballots, so no kept ballot is decoded for it.
     func ballotDigest(_ ids: [UUID]) -> String {
         var bytes: [UInt8] = []
         for id in ids {
             withUnsafeBytes(of: id.uuid) { bytes += $0 }
-            ballots.forEach(of: id) { $0.appendBytes(to: &bytes) }
+            ballots.forEachDigest(of: id) { $0.appendBytes(to: &bytes) }
             bytes.append(0)
         }
         return sha256Hex(bytes)

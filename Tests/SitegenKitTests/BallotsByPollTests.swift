@@ -1,5 +1,6 @@
 import Foundation
 @testable import SitegenInput
+import SitegenCore
 @testable import SitegenModel
 import Testing
 
@@ -32,7 +33,7 @@ struct BallotsByPollTests {
         #expect(ballots.pollIds == [first, second])
         // Each file's list is kept as it was read: the next build's cache writes it as it is.
         #expect(ballots.files.map(\.count) == [3, 0, 2])
-        #expect(ballots.files[2].map(\.0) == [second, first])
+        #expect(ballots.files[2].ballots.map(\.0) == [second, first])
     }
 
     @Test("Many files, empty ones among them, and polls spread over them: each poll's ballots as a filter of all would give them")
@@ -57,4 +58,44 @@ struct BallotsByPollTests {
         }
         #expect(ballots.pollIds == Set(all.map(\.0)))
     }
+
+    @Test("A kept file's ballots are fetched only when one of its polls is counted, and its digests and repeated ids are those of the file read")
+    func keptFiles() {
+        let list: [(UUID, Ballot)] = [(first, ballot(1, [0, 1])), (second, ballot(2, [1, 0])), (first, ballot(3, [1, 0])), (first, ballot(1, [1, 0]))]
+        let read = VoteFileBallots(list)
+        #expect(read.groups.map(\.poll) == [first, second] && read.groups.map(\.count) == [3, 1])
+        #expect(read.numbers == [0, 2, 3, 1])
+        let loads = Counter()
+        let kept = VoteFileBallots(count: read.count, latest: read.latest, groups: read.groups, numbers: read.numbers, ids: read.ids) {
+            loads.add()
+            return list
+        }!
+        var eager = BallotsByPoll(), lazy = BallotsByPoll()
+        eager.add(file: list)
+        lazy.add(file: kept)
+        var eagerDigests: [ContentHash] = [], lazyDigests: [ContentHash] = []
+        eager.forEachDigest(of: first) { eagerDigests.append($0) }
+        lazy.forEachDigest(of: first) { lazyDigests.append($0) }
+        #expect(lazyDigests == eagerDigests && lazyDigests.count == 1)
+        #expect(lazy.repeatedIds().map(\.ids) == eager.repeatedIds().map(\.ids))
+        #expect(lazy.repeatedIds().first?.ids == [list[0].1.id])
+        #expect(loads.value == 0)
+        #expect(lazy[first] == eager[first] && lazy[second] == eager[second])
+        #expect(loads.value == 1)
+
+        // Bytes that cannot give the ballots (a damaged cache) leave them to the file itself.
+        let damaged = VoteFileBallots(count: read.count, latest: read.latest, groups: read.groups, numbers: read.numbers, ids: read.ids) { nil }!
+        damaged.fallBack { list }
+        #expect(damaged.ballots.map(\.1) == list.map(\.1))
+        // Parts that do not fit together are refused.
+        #expect(VoteFileBallots(count: 5, latest: nil, groups: read.groups, numbers: read.numbers, ids: read.ids) { list } == nil)
+        #expect(VoteFileBallots(count: 4, latest: nil, groups: read.groups, numbers: [0, 2, 3, 4], ids: read.ids) { list } == nil)
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
 }

@@ -134,12 +134,25 @@ struct PollFileCacheTests {
         _ = try build(site, into: output).0.get()
         let bytes = try #require(output.withLastPollCache { [UInt8]($0) })
         let (format, context) = try #require(head(bytes))
-        #expect(format == "sitegen-polls 4")
+        #expect(format == "sitegen-polls 5")
         let build = try #require(output.lastBuildFingerprint)
         let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
         #expect(cache.files.count == 2 && cache.votes.count == 2)
         #expect(cache.votes.values.map(\.ballots.count).reduce(0, +) == 8)
         #expect(cache.encoded() == bytes)
+        for entry in cache.votes.values {
+            // A vote file's share is decoded without its ballots, which come when asked for:
+            // encoded again, they are the bytes kept, and a file read now gives the same groups.
+            let kept = try #require(entry.kept)
+            let read = entry.ballots.ballots
+            #expect(read.count == entry.ballots.count)
+            var again = entry
+            again.kept = nil
+            #expect(PollFileCache.encode(again) == Array(bytes[kept]))
+            let fresh = VoteFileBallots(read)
+            #expect(fresh.groups == entry.ballots.groups && fresh.numbers == entry.ballots.numbers && fresh.ids == entry.ballots.ids)
+            #expect(fresh.latest == entry.ballots.latest)
+        }
         #expect(PollFileCache.decode(bytes, context: context + "x", build: build) == nil)
         // Written by another build: its shares name files that build's state records.
         #expect(PollFileCache.decode(bytes, context: context, build: build + "x") == nil)

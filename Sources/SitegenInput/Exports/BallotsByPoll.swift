@@ -1,21 +1,24 @@
 import Foundation
+import SitegenCore
 import SitegenModel
 
-/// Every ballot of the vote files, held once: each file's ballots in record order, as it
-/// was read, and for each poll where its ballots are in those lists.
+/// Every ballot of the vote files, held once: each file's ballots (VoteFileBallots), and for
+/// each poll which files hold some of its ballots.
 ///
 /// A rebuild takes an unchanged vote file's ballots from the last build's cache and hands
-/// the same list to the next build's (PollFileCache): copying every ballot into a list per
+/// the same file to the next build's (PollFileCache): copying every ballot into a list per
 /// poll as well held them twice, 10 MB at 10,000 polls and 100,000 ballots. A poll's
 /// ballots are gathered only when it is counted, and most polls of a rebuild are not.
 public struct BallotsByPoll: Sendable {
-    /// Each vote file's ballots with their polls' ids, in the order the files were added.
-    public private(set) var files: [[(UUID, Ballot)]] = []
+    /// Each vote file's ballots, in the order the files were added.
+    public private(set) var files: [VoteFileBallots] = []
     /// Where each file's ballots start in the numbering of all ballots.
     private var fileStarts: [Int] = []
-    /// Per poll, its first and last ballot by number; each ballot links to the next ballot
-    /// of its poll (`next`, -1 after the last). An array per poll, as before, was 10,000
-    /// small allocations at 10,000 polls.
+    /// Every file's groups (VoteFileBallots.Group), numbered one file after the other: per
+    /// poll, its first and last group, and each group links to the next of its poll (`next`,
+    /// -1 after the last). An array per poll was 10,000 small allocations at 10,000 polls.
+    private var groupFiles: [Int32] = []
+    private var groupIndices: [Int32] = []
     private var ends: [UUID: (first: Int32, last: Int32)] = [:]
     private var next: [Int32] = []
     public private(set) var count = 0
@@ -23,21 +26,28 @@ public struct BallotsByPoll: Sendable {
     public init() {}
 
     /// Adds the next vote file's ballots.
-    public mutating func add(file ballots: [(UUID, Ballot)]) {
+    public mutating func add(file ballots: VoteFileBallots) {
+        let fileNumber = Int32(files.count)
         fileStarts.append(count)
         files.append(ballots)
-        next.reserveCapacity(count + ballots.count)
-        for (poll, _) in ballots {
-            let number = Int32(count)
+        for (index, group) in ballots.groups.enumerated() {
+            let number = Int32(next.count)
+            groupFiles.append(fileNumber)
+            groupIndices.append(Int32(index))
             next.append(-1)
-            // One lookup a ballot: the poll's entry is changed where it is.
-            let last = Self.extend(&ends[poll, default: (-1, -1)], to: number)
+            // One lookup a group: the poll's entry is changed where it is.
+            let last = Self.extend(&ends[group.poll, default: (-1, -1)], to: number)
             if last >= 0 { next[Int(last)] = number }
-            count += 1
         }
+        count += ballots.count
     }
 
-    /// Makes `number` a poll's last ballot; returns the last before it (-1 for none).
+    /// Adds a file read just now, its ballots in record order.
+    public mutating func add(file ballots: [(UUID, Ballot)]) {
+        add(file: VoteFileBallots(ballots))
+    }
+
+    /// Makes `number` a poll's last group; returns the last before it (-1 for none).
     private static func extend(_ end: inout (first: Int32, last: Int32), to number: Int32) -> Int32 {
         let last = end.last
         end = (last < 0 ? number : end.first, number)
@@ -51,14 +61,23 @@ public struct BallotsByPoll: Sendable {
         return ballots
     }
 
-    /// Calls `body` with each ballot cast for `poll`, in the same order, gathering none.
+    /// Calls `body` with each ballot cast for `poll`, in the same order. A file kept from
+    /// the last build fetches its ballots here, the first time one of its polls is counted.
     public func forEach(of poll: UUID, _ body: (Ballot) -> Void) {
+        forEachGroup(of: poll) { file, group in files[file].ballots(of: group).forEach(body) }
+    }
+
+    /// The digests of `poll`'s ballots, one for each file that holds some, in file order:
+    /// they change when its ballots do, and need none of them fetched.
+    public func forEachDigest(of poll: UUID, _ body: (ContentHash) -> Void) {
+        forEachGroup(of: poll) { file, group in body(files[file].groups[group].digest) }
+    }
+
+    private func forEachGroup(of poll: UUID, _ body: (_ file: Int, _ group: Int) -> Void) {
         guard let (first, _) = ends[poll] else { return }
-        var number = Int(first), file = 0
+        var number = Int(first)
         while number >= 0 {
-            // Numbers only grow along a poll's chain, so its file is found by walking on.
-            while file + 1 < fileStarts.count, fileStarts[file + 1] <= number { file += 1 }
-            body(files[file][number - fileStarts[file]].1)
+            body(Int(groupFiles[number]), Int(groupIndices[number]))
             number = Int(next[number])
         }
     }
@@ -73,14 +92,18 @@ public struct BallotsByPoll: Sendable {
         var pairs: [Pair: [(number: Int, id: UUID)]] = [:]
         var seen: [UUID: Int] = [:]
         for (poll, _) in ends {
-            // A poll's ballots are few; its chain visits them in file order.
-            var numbers: [Int] = []
-            var number = Int(ends[poll]!.first)
-            while number >= 0 { numbers.append(number); number = Int(next[number]) }
-            guard numbers.count > 1 else { continue }
+            // Each ballot of the poll by its number across all files, in file order, then
+            // record order.
+            var ballots: [(number: Int, id: UUID)] = []
+            forEachGroup(of: poll) { file, group in
+                let ballotsOfFile = files[file], group = ballotsOfFile.groups[group]
+                for at in Int(group.start)..<Int(group.start + group.count) {
+                    ballots.append((fileStarts[file] + Int(ballotsOfFile.numbers[at]), ballotsOfFile.ids[at]))
+                }
+            }
+            guard ballots.count > 1 else { continue }
             seen.removeAll(keepingCapacity: true)
-            for number in numbers {
-                let id = ballot(number).id
+            for (number, id) in ballots {
                 if let earlier = seen[id] {
                     pairs[Pair(first: file(of: earlier), again: file(of: number)), default: []].append((number, id))
                 } else {
@@ -102,10 +125,5 @@ public struct BallotsByPoll: Sendable {
             if fileStarts[middle] <= number { low = middle } else { high = middle - 1 }
         }
         return low
-    }
-
-    private func ballot(_ number: Int) -> Ballot {
-        let index = file(of: number)
-        return files[index][number - fileStarts[index]].1
     }
 }

@@ -36,8 +36,8 @@ public struct ExportSet: Sendable {
         load(config: config, loader: loader(config: config, log: log), log: log)
     }
 
-    /// Each vote's poll id and ballot, in record order, from one vote file.
-    package typealias VoteFileReader = @Sendable (URL) -> [(UUID, Ballot)]
+    /// One vote file's ballots.
+    package typealias VoteFileReader = @Sendable (URL) -> VoteFileBallots
 
     /// `readVotes` reads one vote file instead of the loader (SitegenKit keeps unchanged
     /// files' ballots from the last build).
@@ -62,7 +62,7 @@ public struct ExportSet: Sendable {
         set.customItems = newestItems(items.records + itineraries.records.flatMap(\.customItems), log: log)
         // Ballots last: a rebuild takes unchanged vote files' ballots from the last build's
         // cache, which is still being read while the exports above are.
-        set.loadBallots(readVotes ?? { url in Self.readVotes(url, loader: loader) })
+        set.loadBallots(readVotes ?? { url in VoteFileBallots(Self.readVotes(url, loader: loader)) })
         let repeats = set.ballots.repeatedIds()
         reportRepeatedVotes(repeats, voteFiles: set.voteFiles, loader: loader, log: log)
         // Each copy read again is one ballot with the first, not another.
@@ -135,14 +135,14 @@ public struct ExportSet: Sendable {
         let step = 2 * ProcessInfo.processInfo.activeProcessorCount
         for start in stride(from: 0, to: voteFiles.count, by: step) {
             let files = Array(voteFiles[start..<min(start + step, voteFiles.count)])
-            let results = ConcurrentResults<[(UUID, Ballot)]>(count: files.count)
+            let results = ConcurrentResults<VoteFileBallots>(count: files.count)
             DispatchQueue.concurrentPerform(iterations: files.count) { index in
                 results[index] = read(files[index])
             }
             for file in results.values {
                 ballots.add(file: file)
                 ballotCount += file.count
-                for (_, ballot) in file { latestBallot = max(latestBallot ?? ballot.modifiedAt, ballot.modifiedAt) }
+                if let latest = file.latest { latestBallot = max(latestBallot ?? latest, latest) }
             }
         }
     }
