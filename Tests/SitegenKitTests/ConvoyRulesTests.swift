@@ -127,6 +127,27 @@ struct ConvoyRulesTests {
         ])
     }
 
+    @Test("Someone who declined but holds a seat is a warning at the vehicle, naming them and their seat; not once the convoy is over")
+    func declinedButSeated() throws {
+        let vehicles: [[String: Any]] = [
+            ["id": "v1", "label": "Van", "driverId": "p-driver", "capacity": 4, "passengerIds": ["p-declined", "p-rider", "p-declined"]],
+            ["id": "v2", "label": "Coupe", "driverId": "p-declined", "capacity": 2, "passengerIds": []],
+        ]
+        let active = try convoy(vehicles: vehicles)
+        let declined = active.warnings.filter { $0.message.contains("declined") }
+        #expect(declined.map(\.message) == [
+            "vehicle \"Van\": \"Del\" declined the convoy but is listed as its passenger; the page still shows them there and counts their seat",
+            "vehicle \"Coupe\": \"Del\" declined the convoy but is listed as its driver; the page still shows them there and counts their seat",
+        ])
+        #expect(declined.map(\.field) == ["vehicles[0]", "vehicles[1]"])
+        for status in ["completed", "cancelled"] {
+            #expect(try convoy(vehicles: vehicles, status: status).warnings.allSatisfy { !$0.message.contains("declined") })
+        }
+        // Nobody who declined holds a seat: no such warning.
+        let seatedWell = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-driver", "capacity": 4, "passengerIds": ["p-rider"]]])
+        #expect(seatedWell.warnings.allSatisfy { !$0.message.contains("declined") })
+    }
+
     @Test("A person seated in two cars is a warning at the second car, naming both; so is a second seat in one car")
     func twoCars() throws {
         let convoy = try convoy(vehicles: [

@@ -20,6 +20,16 @@ extension ConvoyVehicle {
             return seen.insert(person).inserted
         }
     }
+    /// Participants who declined the convoy but hold a seat in this vehicle, each once, the
+    /// driver first.
+    func seatedDecliners(in participants: [ConvoyParticipant]) -> [(participant: Int, isDriver: Bool)] {
+        var found: [(participant: Int, isDriver: Bool)] = []
+        if case .participant(let person) = driver, participants[person].status == .declined { found.append((person, true)) }
+        for case .participant(let person) in distinctPassengers where participants[person].status == .declined {
+            found.append((person, false))
+        }
+        return found
+    }
     public var isFull: Bool { seatsUsed == capacity }
     public var isOverCapacity: Bool { seatsUsed > capacity }
 }
@@ -125,6 +135,14 @@ extension Convoy {
             for case .unknown(let field) in vehicle.passengers {
                 warnings.append(at.diagnostic(.warning, field: field,
                     "vehicle \(quoted(vehicle.label)): a passenger matches no participant; the page shows \"Unknown passenger\""))
+            }
+            // Someone who said they are not coming still holds a seat: the roster would show
+            // them riding, and the seat count would leave someone else without one.
+            if status != .completed && status != .cancelled {
+                for (person, isDriver) in vehicle.seatedDecliners(in: participants) {
+                    warnings.append(at.diagnostic(.warning, field: vehicle.location.path,
+                        "vehicle \(quoted(vehicle.label)): \(quoted(participants[person].displayName)) declined the convoy but is listed as its \(isDriver ? "driver" : "passenger"); the page still shows them there and counts their seat"))
+                }
             }
         }
         for (person, seats) in peopleInSeveralSeats {
