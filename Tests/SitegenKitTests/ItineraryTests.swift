@@ -481,7 +481,7 @@ struct CalendarFileTests {
     @Test("Events in time order with UTC instants, stable UIDs, CRLF, escaping")
     func events() {
         let games = [S.catalog["g2"]!, S.catalog["g1"]!]
-        let ics = CalendarFile.ics(trip: S.trip(), games: games, calendarName: "Lakefront; fun, really", buildTime: S.date("2026-05-01T00:00:00Z"))
+        let ics = CalendarFile.ics(trip: S.trip(), games: games, calendarName: "Lakefront; fun, really", buildTime: S.date("2026-05-01T00:00:00Z"), format: Formatting(timeZone: TimeZone(identifier: "America/Chicago")!))
         #expect(ics == [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//sitegen//Trip games \(SitegenVersion.current)//EN", "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH", "X-WR-CALNAME:Lakefront\\; fun\\, really",
@@ -521,10 +521,37 @@ struct CalendarFileTests {
         #expect(String(String.UnicodeScalarView(parts[0].unicodeScalars + parts[1].unicodeScalars.dropFirst())) == line)
     }
 
+    @Test("A game dated without a time is on that date in every zone, reads \"Time TBD\", and is an all-day event")
+    func dateOnlyGame() throws {
+        let site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: T\ntimeZone: America/Chicago\n")
+        try site.write("Data/trips/loop.json", ExportDecodingTests.tripJSON)
+        // The app's catalog before the league sets the time: a date alone, in a western venue
+        // (read as an instant, its midnight was the evening before there: Day 1, 10:00 PM PDT).
+        try site.write("Data/games/mlb.json", #"""
+            [{"id": "g1", "sport": "mlb", "awayTeam": "SD", "homeTeam": "LAD", "startTime": "2026-06-13", "timeZone": "America/Los_Angeles"},
+             {"id": "g2", "sport": "mlb", "awayTeam": "STL", "homeTeam": "CHC", "startTime": "2026-06-13T18:20:00Z"}]
+            """#)
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
+        let page = try site.read("Output/trips/11111111-1111-1111-1111-11111111111A/index.html")
+        let days = page.components(separatedBy: #"<li class="day""#).dropFirst()
+        #expect(days.count == 3)
+        let second = try #require(days.dropFirst().first)
+        #expect(!days.first!.contains("LAD"))
+        #expect(second.contains(#"<span class="entry-label">MLB</span> · <time datetime="2026-06-13">Time TBD</time></p>"#))
+        // Before the timed game of the same day.
+        let tbd = try #require(second.range(of: "SD at LAD")), timed = try #require(second.range(of: "STL at CHC"))
+        #expect(tbd.lowerBound < timed.lowerBound)
+        let ics = try site.read("Output/trips/11111111-1111-1111-1111-11111111111A/calendar.ics")
+        #expect(ics.contains("\r\nDTSTART;VALUE=DATE:20260613\r\nSUMMARY:SD at LAD\r\n"))
+        #expect(ics.contains("\r\nDTSTART:20260613T182000Z\r\nDTEND:20260613T212000Z\r\nSUMMARY:STL at CHC\r\n"))
+    }
+
     @Test("A game starting in the last hours of year 9999 ends at its last second, not in year 10000")
     func endOfTime() {
         let late = S.game("late", "9999-12-31T22:30:00Z")
-        let ics = CalendarFile.ics(trip: S.trip(day1: ["late"], day3: []), games: [late], calendarName: "T", buildTime: S.date("2026-05-01T00:00:00Z"))
+        let ics = CalendarFile.ics(trip: S.trip(day1: ["late"], day3: []), games: [late], calendarName: "T", buildTime: S.date("2026-05-01T00:00:00Z"), format: Formatting(timeZone: TimeZone(identifier: "America/Chicago")!))
         #expect(ics.contains("\r\nDTSTART:99991231T223000Z\r\nDTEND:99991231T235959Z\r\n"))
         #expect(CalendarFile.end(of: S.game("g", "2026-06-12T13:20:00-05:00")) == S.date("2026-06-12T16:20:00-05:00"))
     }

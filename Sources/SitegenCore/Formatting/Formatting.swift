@@ -43,6 +43,14 @@ public struct Formatting: Sendable {
         return "\(Self.monthNames[c.month - 1]) \(c.day), \(c.year)"
     }
 
+    /// "2026-06-12": the date in the site's zone, as HTML's `<time datetime>` and
+    /// iCalendar's DATE values (without the dashes) take it.
+    public func isoDate(_ date: Date) -> String {
+        let c = components(date)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(String(repeating: "0", count: max(0, 4 - String(c.year).count)))\(c.year)-\(two(c.month))-\(two(c.day))"
+    }
+
     /// "Jun 12"
     public func shortDate(_ date: Date) -> String {
         let c = components(date)

@@ -17,12 +17,14 @@ extension ExportDecoder {
             }
             zone = parsed
         }
+        let startField = try fields.required("startTime")
         return Game(
             id: Self.normalisedId(try fields.required("id").text()),
             sport: try fields.optional("sport")?.string() ?? "",
             awayTeam: try plainText(try fields.required("awayTeam")),
             homeTeam: try plainText(try fields.required("homeTeam")),
-            startTime: try date(try fields.required("startTime")),
+            startTime: try date(startField),
+            startIsDateOnly: Self.isDateOnly(startField),
             venue: try fields.optional("venue").map { (f) throws(FieldError) in try plainText(f) },
             city: try fields.optional("city").map { (f) throws(FieldError) in try plainText(f) },
             timeZone: zone,

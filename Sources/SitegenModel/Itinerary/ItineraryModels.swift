@@ -9,19 +9,23 @@ public struct Game: Sendable, Equatable, Encodable {
     public var awayTeam: String
     public var homeTeam: String
     public var startTime: Date
+    /// Written as a date without a time ("2026-09-13", a game whose time is not set yet):
+    /// `startTime` is that day's midnight in the site's zone, and no time is shown.
+    public var startIsDateOnly: Bool
     public var venue: String?
     public var city: String?
     /// The venue's zone; games show their local time in it.
     public var timeZone: TimeZone?
     public var source: SourceRef
 
-    package init(id: String, sport: String, awayTeam: String, homeTeam: String, startTime: Date,
+    package init(id: String, sport: String, awayTeam: String, homeTeam: String, startTime: Date, startIsDateOnly: Bool = false,
                  venue: String?, city: String?, timeZone: TimeZone?, source: SourceRef) {
         self.id = id
         self.sport = sport
         self.awayTeam = awayTeam
         self.homeTeam = homeTeam
         self.startTime = startTime
+        self.startIsDateOnly = startIsDateOnly
         self.venue = venue
         self.city = city
         self.timeZone = timeZone

@@ -60,12 +60,13 @@ public struct ItineraryTimeline: Sendable {
         }
         func clamp(_ day: Int) -> Int { min(max(day - firstDay, 0), dayCount - 1) }
 
-        // Games: on their local date (the date on the ticket), at their start time.
+        // Games: on their local date (the date on the ticket), at their start time; a game
+        // dated without a time on the date written, before the day's timed entries.
         var seenGames = Set<String>()
         for (stopIndex, stop) in trip.stops.enumerated() {
             for (gameIndex, id) in stop.games.enumerated() where seenGames.insert(id).inserted {
                 if let game = catalog[id] {
-                    let day = dayNumber(game.startTime, game.timeZone ?? timeZone) - firstDay
+                    let day = dayNumber(game.startTime, game.startIsDateOnly ? timeZone : game.timeZone ?? timeZone) - firstDay
                     if (0..<dayCount).contains(day) {
                         add(.game(game), day: day, key: game.startTime.timeIntervalSince1970, stop: stopIndex)
                     } else {

@@ -8,7 +8,9 @@ public enum CalendarFile {
     /// Typical length of a game, for DTEND (the export has no end time).
     public static let gameLength: TimeInterval = 3 * 3600
 
-    public static func ics(trip: Trip, games: [Game], calendarName: String, buildTime: Date) -> String {
+    /// `format` dates the games written without a time (in the site's zone), which are
+    /// all-day events: the day is known, the time is not.
+    public static func ics(trip: Trip, games: [Game], calendarName: String, buildTime: Date, format: Formatting) -> String {
         var lines = [
             "BEGIN:VCALENDAR",
             "VERSION:2.0",
@@ -23,8 +25,17 @@ public enum CalendarFile {
                 // Stable across builds: the same game on the same trip keeps its UID.
                 "UID:" + escapeText("\(game.id)-\(trip.id.uuidString.lowercased())@sitegen"),
                 "DTSTAMP:" + utcStamp(buildTime),
-                "DTSTART:" + utcStamp(game.startTime),
-                "DTEND:" + utcStamp(end(of: game)),
+            ]
+            if game.startIsDateOnly {
+                // An all-day event: a DATE start and no end is one day long (RFC 5545 §3.6.1).
+                lines.append("DTSTART;VALUE=DATE:" + format.isoDate(game.startTime).replacingOccurrences(of: "-", with: ""))
+            } else {
+                lines += [
+                    "DTSTART:" + utcStamp(game.startTime),
+                    "DTEND:" + utcStamp(end(of: game)),
+                ]
+            }
+            lines += [
                 "SUMMARY:" + escapeText("\(game.awayTeam) at \(game.homeTeam)"),
             ]
             let place = [game.venue, game.city].compactMap { $0 }.joined(separator: ", ")

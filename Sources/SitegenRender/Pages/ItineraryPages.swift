@@ -18,7 +18,8 @@ package enum ItineraryPages {
         if let calendar = published.calendarPath {
             var file = PlannedFile(path: calendar) { kit in
                 Array(CalendarFile.ics(trip: published.trip, games: published.games,
-                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime).utf8)
+                                       calendarName: "\(published.trip.name) · \(kit.config.title)", buildTime: kit.requiredBuildTime,
+                                       format: kit.format).utf8)
             }
             file.readsBuildTime = true
             files.insert(file, at: 1)
@@ -131,10 +132,15 @@ package enum ItineraryPages {
         }
         switch entry {
         case .game(let game):
+            // A game dated without a time: "Time TBD" (a made-up "12:00 AM", or the evening
+            // before in a western venue's zone, was shown), with its date under Unscheduled.
+            let shown = game.startIsDateOnly
+                ? (dated ? "\(kit.format.longDate(game.startTime)), time TBD" : "Time TBD")
+                : time(game.startTime, in: game.timeZone)
             return TimelineEntry(
                 kind: "game", icon: "🏟️", label: game.sport.isEmpty ? "Game" : game.sport.uppercased(),
-                time: time(game.startTime, in: game.timeZone),
-                datetime: Formatting.iso8601(game.startTime),
+                time: shown,
+                datetime: game.startIsDateOnly ? kit.format.isoDate(game.startTime) : Formatting.iso8601(game.startTime),
                 title: "\(BidiIsolation.isolated(game.awayTeam)) at \(BidiIsolation.isolated(game.homeTeam))",
                 detail: BidiIsolation.isolated([game.venue, game.city].compactMap { $0 }).joined(separator: ", "))
         case .unknownGame(let id):
