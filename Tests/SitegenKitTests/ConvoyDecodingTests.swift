@@ -248,6 +248,20 @@ struct ConvoyDecodingTests {
         #expect(try example.decodingError() != nil, "a nested coordinate still needs both")
     }
 
+    @Test("A place at latitude 0, longitude 0 (one the app did not locate) is left off the map and the directions, with a warning")
+    func zeroZeroPlace() throws {
+        var example = ConvoyExample()
+        example["visibility"] = "friends"
+        example["origin"] = ["name": "Union Station", "coordinate": ["latitude": 0.0, "longitude": 0]]
+        let built = try ConvoySite(example: example)
+        #expect(built.failure == nil)
+        #expect(built.diagnostics.contains { $0.hasSuffix("warning: origin.coordinate.latitude: latitude 0, longitude 0 is in the sea off West Africa, most likely a place that was not located; the place is left off the map and the directions") })
+        let convoy = try example.decoded()
+        #expect(convoy.origin.latitude == nil && convoy.origin.longitude == nil)
+        let page = try built.page(ConvoySite.examplePage)
+        #expect(!page.contains("0%2C0"))
+    }
+
     @Test("A private convoy is not published; nor is one whose visibility is not a known published value, with a warning")
     func visibility() throws {
         var example = ConvoyExample()

@@ -713,6 +713,18 @@ struct ItineraryPageBuildTests {
         #expect(!page.contains("Game details are not in the catalog") && !page.contains("<p class=\"entry-title\"> </p>"))
     }
 
+    @Test("A stop at latitude 0, longitude 0 (a place the app did not locate) is warned about at its latitude")
+    func stopAtZeroZero() throws {
+        let (_, diagnostics) = try build {
+            $0.replacingOccurrences(of: "\"latitude\": 43.028,", with: "\"latitude\": 0.0,")
+              .replacingOccurrences(of: "\"longitude\": -87.971,", with: "\"longitude\": 0,")
+        }
+        #expect(diagnostics == ["Data/trips/chicago-milwaukee.json:26:19: warning: stops[1].latitude: latitude 0, longitude 0 is in the sea off West Africa, most likely a place that was not located; the map, directions and route.gpx go there"])
+        // One of them 0 is a real place (the equator, or Greenwich): nothing to say.
+        let (_, equator) = try build { $0.replacingOccurrences(of: "\"latitude\": 43.028,", with: "\"latitude\": 0,") }
+        #expect(equator.isEmpty)
+    }
+
     @Test("A long trip name is cut in warnings about the trip, which name the field anyway")
     func longNameInWarnings() throws {
         let name = "The Great " + String(repeating: "Lakes and Prairie ", count: 10) + "Baseball Road Trip"

@@ -137,8 +137,8 @@ extension ExportDecoder {
         let coordinates = try fields.optional("coordinate").map { (f) throws(FieldError) in try record(f, .coordinate) } ?? fields
         let latitudeField = coordinates.optional("latitude")
         let longitudeField = coordinates.optional("longitude")
-        let latitude = try latitudeField?.double()
-        let longitude = try longitudeField?.double()
+        var latitude = try latitudeField?.double()
+        var longitude = try longitudeField?.double()
         if let latitudeField, let latitude, !(-90...90).contains(latitude) {
             throw latitudeField.error("latitude must be between -90 and 90")
         }
@@ -150,6 +150,14 @@ extension ExportDecoder {
         if (latitude == nil) != (longitude == nil), let present = latitude == nil ? longitudeField : latitudeField {
             notes?.warning(at: present, "\(latitude == nil ? "longitude without latitude" : "latitude without longitude"); the place is left off the map and the directions",
                            summary: "places with only one of latitude and longitude are left off the map")
+        }
+        // 0, 0 is in the sea off West Africa: where a place the app could not locate comes
+        // out. Directions there would send the convoy to the Gulf of Guinea.
+        if latitude == 0 && longitude == 0, let latitudeField {
+            notes?.warning(at: latitudeField, "latitude 0, longitude 0 is in the sea off West Africa, most likely a place that was not located; the place is left off the map and the directions",
+                           summary: "places at latitude 0, longitude 0 are left off the map")
+            latitude = nil
+            longitude = nil
         }
         return ConvoyPlace(
             name: try plainText(try fields.required("name")),

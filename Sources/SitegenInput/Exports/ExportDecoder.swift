@@ -137,6 +137,13 @@ public struct ExportDecoder: Sendable {
         let longitude = try fields.required("longitude").double()
         guard (-90...90).contains(latitude) else { throw try fields.required("latitude").error("latitude must be between -90 and 90") }
         guard (-180...180).contains(longitude) else { throw try fields.required("longitude").error("longitude must be between -180 and 180") }
+        // 0, 0 is in the sea off West Africa: where a place the app could not locate comes
+        // out. A stop needs its place, so it stays, and the organiser is told.
+        if latitude == 0 && longitude == 0 {
+            notes?.warning(at: try fields.required("latitude"),
+                           "latitude 0, longitude 0 is in the sea off West Africa, most likely a place that was not located; the map, directions and route.gpx go there",
+                           summary: "stops at latitude 0, longitude 0")
+        }
         // A blank id named no game, and showed as a "Game" entry with no name: left out.
         var games: [String] = [], gamePlaces: [FieldPlace] = []
         for gameField in try fields.optional("games")?.elements() ?? [] {
