@@ -88,6 +88,21 @@ struct RoutePictureTests {
         #expect(picture.points[1].labelDy == -RouteLabels.step)
     }
 
+    @Test("A route across the 180° meridian is drawn the short way: Suva to Apia is 10° east, not 350° west")
+    func antimeridian() throws {
+        let places = [("Suva", -18.14, 178.44), ("Taveuni", -16.8, 180.0), ("Apia", -13.83, -171.77), ("Nukuʻalofa", -21.14, -175.2)]
+            .enumerated().map { RoutePicture.Place(name: $1.0, marker: String($0 + 1), latitude: $1.1, longitude: $1.2) }
+        let picture = try #require(RoutePicture.make(places: places))
+        let xs = picture.points.map(\.x)
+        // West to east: Suva, Taveuni, Nukuʻalofa, Apia, as on a map of the Pacific.
+        #expect(xs[0] < xs[1] && xs[1] < xs[3] && xs[3] < xs[2])
+        #expect(RoutePicture.unwrapped([178.44, 180, -171.77, -175.2]) == [178.44, 180, 188.23, 184.8])
+        // A trip that does not cross the meridian keeps its longitudes, wherever it is.
+        #expect(RoutePicture.unwrapped([-122.4, -87.6, -71.1]) == [-122.4, -87.6, -71.1])
+        #expect(RoutePicture.unwrapped([-10, 10]) == [-10, 10])
+        #expect(RoutePicture.unwrapped([139.7]) == [139.7])
+    }
+
     @Test("A wide route keeps its place; a lone stop sits in the middle")
     func unmoved() throws {
         let wide = try #require(RoutePicture.make(places: [

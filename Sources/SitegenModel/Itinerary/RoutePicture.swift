@@ -48,12 +48,27 @@ public struct RoutePicture: Sendable, Equatable {
         })
     }
 
+    /// Longitudes made continuous across the 180° meridian: the places west of the widest
+    /// empty arc between two of them go round by 360°, so the drawing is as narrow as the
+    /// trip (Suva → Apia is 10° east, drawn across the whole picture as 350° west). Unchanged
+    /// when that arc is the one across ±180° already, as for any trip that does not cross it.
+    package static func unwrapped(_ longitudes: [Double]) -> [Double] {
+        let sorted = longitudes.sorted()
+        guard let first = sorted.first, let last = sorted.last, sorted.count > 1 else { return longitudes }
+        var widest = first + 360 - last, cut = first
+        for (west, east) in zip(sorted, sorted.dropFirst()) where east - west > widest {
+            widest = east - west
+            cut = east
+        }
+        return cut == first ? longitudes : longitudes.map { $0 < cut ? $0 + 360 : $0 }
+    }
+
     /// nil when there is nothing to draw.
     public static func make(places: [Place]) -> RoutePicture? {
         guard !places.isEmpty else { return nil }
         let meanLatitude = places.map(\.latitude).reduce(0, +) / Double(places.count)
         let scaleX = cos(meanLatitude * .pi / 180)
-        let projectedX = places.map { $0.longitude * scaleX }, projectedY = places.map { -$0.latitude }
+        let projectedX = unwrapped(places.map(\.longitude)).map { $0 * scaleX }, projectedY = places.map { -$0.latitude }
         let minX = projectedX.min()!, maxX = projectedX.max()!, minY = projectedY.min()!, maxY = projectedY.max()!
         let spanX = max(maxX - minX, 1e-6), spanY = max(maxY - minY, 1e-6)
         let scale = min((width - 2 * margin) / spanX, (height - 2 * margin) / spanY)
