@@ -381,6 +381,27 @@ struct AppExportTests {
         ])
     }
 
+    @Test("A trip that ends before it starts and a later trip's missing latitude are both found in one build")
+    func otherErrorThenMissingField() throws {
+        let site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: T\n")
+        let trip = ExportDecodingTests.tripJSON
+        let backwards = trip.replacingOccurrences(of: #""endDate":"2026-06-14""#, with: #""endDate":"2026-06-01""#)
+        let noLatitude = trip.replacingOccurrences(of: #""latitude":43.04,"#, with: "")
+        #expect(backwards != trip && noLatitude != trip)
+        try site.write("Data/polls/p.json", ExportDecodingTests().pollJSON(trips: "[\(backwards),\n\(noLatitude)]"))
+        let log = DiagnosticLog()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.write = false
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, log: log).run() }
+        let shown = displayPath(site.root) + "/"
+        #expect(log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+            #"Data/polls/p.json:2:191: error: tripSnapshots[0].preferences.endDate: the trip ends on 2026-06-01, before it starts (2026-06-12)"#,
+            #"Data/polls/p.json:8:11: error: tripSnapshots[1].stops[1].latitude: required field is missing"#,
+        ])
+    }
+
     // MARK: Dates and numbers
 
     @Test("Unix seconds read under numericDates: reference are a warning naming numericDates")

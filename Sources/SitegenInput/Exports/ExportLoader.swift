@@ -143,13 +143,24 @@ public struct ExportLoader: Sendable {
                 errorsFound += 1
                 guard error.isMissingField, let schema else {
                     report(error)
+                    var reported = [error]
                     // The record's other problems, while the file has had few: a file of
                     // a million bad records is not decoded ten times over.
                     if errorsFound <= Self.recordsSearchedForMore {
                         let required = schema.map { Set($0(field).required.joined()) } ?? []
-                        Self.laterErrors(after: error, in: field, keeping: required) { (field) throws(FieldError) in
+                        let later = Self.laterErrors(after: error, in: field, keeping: required) { (field) throws(FieldError) in
                             _ = try decode(again, field, locate(field.node.offset))
-                        }.forEach(report)
+                        }
+                        later.forEach(report)
+                        reported += later
+                    }
+                    // And every field it lacks: the search above stops at a member it cannot
+                    // take out (a poll's first trip), so a later trip's missing latitude was
+                    // found only once the first trip's dates were fixed, a run later.
+                    if let schema {
+                        ExportDecoder.missingFields(in: field, schema(field))
+                            .filter { missing in !reported.contains { $0.path == missing.path && $0.message == missing.message } }
+                            .forEach(report)
                     }
                     continue
                 }
