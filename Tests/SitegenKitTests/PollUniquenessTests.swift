@@ -31,4 +31,25 @@ struct PollUniquenessTests {
         ExportSet.checkUniqueness(Array(polls.prefix(2)), log: clean)
         #expect(clean.all.isEmpty)
     }
+
+    @Test("In a build, the clash is reported at the second poll's share code or id itself, with its record's index")
+    func atTheField() throws {
+        let site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: T\n")
+        let json = ExportDecodingTests()
+        let first = json.pollJSON(id: #""id": "6f9619ff-8b86-d011-b42d-00cf4fc964ff""#, code: "x7k9m2")
+        let sameCode = json.pollJSON(id: #""id": "6f9619ff-8b86-d011-b42d-00cf4fc96400""#, code: "X7K9M2")
+        let sameId = json.pollJSON(id: #""pollId": "6F9619FF-8B86-D011-B42D-00CF4FC964FF""#, code: "TWB2AA")
+        try site.write("Data/polls/p.json", "[\(first),\n\(sameCode),\n\(sameId)]")
+        let log = DiagnosticLog()
+        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
+        options.write = false
+        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, log: log).run() }
+        let shown = displayPath(site.root) + "/"
+        #expect(log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+            #"Data/polls/p.json:9:78: error: [1].shareCode: share code X7K9M2 is also used by "Poll" (Data/polls/p.json:1)"#,
+            #"Data/polls/p.json:17:12: error: [2].pollId: poll id 6F9619FF-8B86-D011-B42D-00CF4FC964FF is also used by "Poll" (Data/polls/p.json:1)"#,
+        ])
+    }
 }

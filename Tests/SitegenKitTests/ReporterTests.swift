@@ -205,7 +205,7 @@ struct ReporterCommandLineTests {
         let warned = try SitegenProcess.run(["check", "--quiet"], in: site.root, environment: plain)
         #expect(warned.status == 0)
         #expect(warned.stdout == "")
-        #expect(warned.stderr == "Data/votes/orphan.json:1:1: warning: pollId: no poll has id 22222222-2222-2222-2222-222222222222; this vote is ignored\n")
+        #expect(warned.stderr == "Data/votes/orphan.json:1:58: warning: pollId: no poll has id 22222222-2222-2222-2222-222222222222; this vote is ignored\n")
     }
 
     @Test("Votes of a poll that has an error are not said to have no poll: it was not read")
@@ -217,8 +217,8 @@ struct ReporterCommandLineTests {
         #expect(result.status == 1)
         #expect(result.stderr == """
             Data/polls/polls.json:33:18: error: [1].shareCode: share code "TWB2" must be exactly 6 characters from ABCDEFGHJKMNPQRSTUVWXYZ23456789
-            Data/votes/tie.json:2:3: warning: pollId: no poll read without errors has id 7F9619FF-8B86-D011-B42D-00CF4FC964FF; this vote is ignored
-            Data/votes/tie.json:3:3: warning: pollId: no poll read without errors has id 7F9619FF-8B86-D011-B42D-00CF4FC964FF; this vote is ignored
+            Data/votes/tie.json:2:60: warning: [0].pollId: no poll read without errors has id 7F9619FF-8B86-D011-B42D-00CF4FC964FF; this vote is ignored
+            Data/votes/tie.json:3:60: warning: [1].pollId: no poll read without errors has id 7F9619FF-8B86-D011-B42D-00CF4FC964FF; this vote is ignored
             1 error in the inputs; nothing was written.
 
             """)
@@ -235,8 +235,8 @@ struct ReporterCommandLineTests {
         let warned = try SitegenProcess.run(["check", "--quiet"], in: site.root, environment: plain)
         #expect(warned.status == 0)
         #expect(warned.stderr == """
-            Data/votes/zz-old.json:2:3: warning: id: this vote's id and 1 more of this file's were read before, from Data/votes/tie.json: each is one ballot, counted in its newest version
-            Data/votes/zz-twice.json:2:2: warning: id: this vote's id was read before, earlier in this file: it is one ballot, counted in its newest version
+            Data/votes/zz-old.json:2:10: warning: [0].id: this vote's id and 1 more of this file's were read before, from Data/votes/tie.json: each is one ballot, counted in its newest version
+            Data/votes/zz-twice.json:2:9: warning: [1].id: this vote's id was read before, earlier in this file: it is one ballot, counted in its newest version
 
             """)
         // The summary counts each vote once: the golden site's 8 and zz-twice.json's one.

@@ -189,6 +189,17 @@ public struct ExportDecoder: Sendable {
         return false
     }
 
+    /// Where a decoded record's field is (its value's offset, and its path as errors name
+    /// it), for diagnostics raised about the record once every export is read (a share code
+    /// used twice, a vote for a poll nobody exported): the first of `names` it has; nil for none.
+    package static func place(of names: String..., in record: JSONField) -> FieldPlace? {
+        guard case .object(let object) = record.node.value else { return nil }
+        for name in names {
+            if let node = object[name] { return FieldPlace(offset: node.offset, path: record.path.appending(name).description) }
+        }
+        return nil
+    }
+
     // MARK: Field kinds
 
     /// A date in any encoding the app writes; numeric ones are remembered for the site-wide

@@ -102,22 +102,24 @@ public struct ExportSet: Sendable {
                                     loader: ExportLoader, log: DiagnosticLog) {
         guard !repeats.isEmpty else { return }
         let quiet = loader.reporting(to: DiagnosticLog())
-        var votesOf: [Int: [Vote]] = [:]
+        var votesOf: [Int: [(vote: Vote, place: FieldPlace?)]] = [:]
         for (first, again, ids) in repeats {
             let votes = votesOf[again] ?? quiet.loadFile(voteFiles[again], cloudKit: CloudKitDump.vote, schema: { _ in .vote }) {
-                (decoder, field, source) throws(FieldError) in try decoder.vote(field, source: source)
+                (decoder, field, source) throws(FieldError) in
+                (vote: try decoder.vote(field, source: source), place: ExportDecoder.place(of: "id", "voteId", in: field))
             }.0
             votesOf[again] = votes
             let repeated = Set(ids)
             // The second copy of the first id: in the same file, the first copy comes earlier.
-            let copies = votes.filter { $0.id == ids[0] }
-            guard let vote = (first == again ? copies.dropFirst().first : copies.first) ?? votes.first(where: { repeated.contains($0.id) })
+            let copies = votes.filter { $0.vote.id == ids[0] }
+            guard let (vote, place) = (first == again ? copies.dropFirst().first : copies.first) ?? votes.first(where: { repeated.contains($0.vote.id) })
             else { continue }
-            let place = first == again ? "earlier in this file" : "from \(displayPath(voteFiles[first]))"
+            let before = first == again ? "earlier in this file" : "from \(displayPath(voteFiles[first]))"
             let what = ids.count == 1
-                ? "this vote's id was read before, \(place): it is one ballot, counted in its newest version"
-                : "this vote's id and \(ids.count - 1) more of this file's were read before, \(place): each is one ballot, counted in its newest version"
-            log.add(vote.source.diagnostic(.warning, field: "id", what, summary: "vote ids read more than once are counted once"))
+                ? "this vote's id was read before, \(before): it is one ballot, counted in its newest version"
+                : "this vote's id and \(ids.count - 1) more of this file's were read before, \(before): each is one ballot, counted in its newest version"
+            log.add((place.map { vote.source.at(offset: $0.offset) } ?? vote.source).diagnostic(.warning, field: place?.path ?? "id", what,
+                                                                                                summary: "vote ids read more than once are counted once"))
         }
     }
 
@@ -164,11 +166,12 @@ public struct ExportSet: Sendable {
         let quiet = loader.reporting(to: DiagnosticLog())
         for url in voteFiles {
             let (votes, _) = quiet.loadFile(url, cloudKit: CloudKitDump.vote, schema: { _ in .vote }) { (decoder, field, source) throws(FieldError) in
-                try decoder.vote(field, source: source)
+                (try decoder.vote(field, source: source), ExportDecoder.place(of: "pollId", in: field))
             }
-            for vote in votes where pollIds.contains(vote.pollId) {
+            for (vote, place) in votes where pollIds.contains(vote.pollId) {
                 ignored.insert(vote.id)
-                log.add(vote.source.diagnostic(.warning, field: "pollId",
+                // At the vote's pollId, named with its record's index.
+                log.add((place.map { vote.source.at(offset: $0.offset) } ?? vote.source).diagnostic(.warning, field: place?.path ?? "pollId",
                     "\(absent) \(vote.pollId.uuidString); this vote is ignored",
                     summary: "votes for polls that no export holds are ignored"))
             }

@@ -15,7 +15,7 @@ struct CheckStage {
         // Ignored votes are not among the summary's ballots.
         inputs.exports.ballotCount -= ExportSet.reportOrphanVotes(absent, voteFiles: inputs.exports.voteFiles, loader: inputs.loader, log: log,
                                                                   pollsFailed: log.hasErrors(below: displayPath(inputs.config.inputs.polls)))
-        ExportSet.checkUniqueness(inputs.polls, log: log)
+        ExportSet.checkUniqueness(inputs.polls, pollFiles: inputs.exports.pollFiles, loader: inputs.loader, log: log)
         inputs.plausibility.report(to: log)
         inputs.layout.reportOrphanItems(inputs.exports.customItems, polls: inputs.polls)
         // An input that could not be read is not an input error: nothing is wrong with it.
