@@ -88,6 +88,10 @@ struct RightToLeftTitleTests {
         #expect(MarkdownRenderer.plainText("Our **fall** ideas. Rank *every* option &amp; `code` in the app.")
             == "Our fall ideas. Rank every option & code in the app.")
         #expect(MarkdownRenderer.plainText("A line  \nbroken, then &lt;b&gt; &#x1F600;") == "A line broken, then <b> 😀.")
+        // Past the limit, cut at a word (a description read "…so that the descriptio…").
+        let words = (0..<60).map { String(format: "word%02d", $0) }.joined(separator: " ")
+        #expect(MarkdownRenderer.plainText(words, limit: 40) == "word00 word01 word02 word03 word04…")
+        #expect(MarkdownRenderer.plainText(words).hasSuffix(" word27…"))
     }
 
     @Test("On the pages: a heading and cards of their own direction; title, og and twitter tags, descriptions and alt text plain; never \"?.\"")
