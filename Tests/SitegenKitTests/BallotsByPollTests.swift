@@ -87,6 +87,19 @@ struct BallotsByPollTests {
         let damaged = VoteFileBallots(count: read.count, latest: read.latest, groups: read.groups, numbers: read.numbers, ids: read.ids) { nil }!
         damaged.fallBack { list }
         #expect(damaged.ballots.map(\.1) == list.map(\.1))
+        // Bytes that give other ballots (a flipped bit): the file itself, not a wrong count.
+        var edited = list
+        edited[2] = (first, ballot(3, [0, 1]))
+        let changed = edited
+        let tampered = VoteFileBallots(count: read.count, latest: read.latest, groups: read.groups, numbers: read.numbers, ids: read.ids) { changed }!
+        tampered.fallBack { list }
+        #expect(tampered.ballots.map(\.1) == list.map(\.1))
+        var swapped = list
+        swapped[1] = (first, list[1].1)
+        let otherPoll = swapped
+        let moved = VoteFileBallots(count: read.count, latest: read.latest, groups: read.groups, numbers: read.numbers, ids: read.ids) { otherPoll }!
+        moved.fallBack { list }
+        #expect(moved.ballots.map(\.0) == list.map(\.0))
         // Parts that do not fit together are refused.
         #expect(VoteFileBallots(count: 5, latest: nil, groups: read.groups, numbers: read.numbers, ids: read.ids) { list } == nil)
         #expect(VoteFileBallots(count: 4, latest: nil, groups: read.groups, numbers: [0, 2, 3, 4], ids: read.ids) { list } == nil)

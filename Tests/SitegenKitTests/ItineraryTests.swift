@@ -526,12 +526,13 @@ struct CalendarFileTests {
         let site = try TemporarySite()
         try site.copyTemplates()
         try site.write("site.yml", "title: T\ntimeZone: America/Chicago\n")
-        try site.write("Data/trips/loop.json", ExportDecodingTests.tripJSON)
+        try site.write("Data/trips/loop.json", ExportDecodingTests.tripJSON.replacingOccurrences(of: #""games":["g1","g2"]"#, with: #""games":["g1","g2","g3"]"#))
         // The app's catalog before the league sets the time: a date alone, in a western venue
         // (read as an instant, its midnight was the evening before there: Day 1, 10:00 PM PDT).
         try site.write("Data/games/mlb.json", #"""
             [{"id": "g1", "sport": "mlb", "awayTeam": "SD", "homeTeam": "LAD", "startTime": "2026-06-13", "timeZone": "America/Los_Angeles"},
-             {"id": "g2", "sport": "mlb", "awayTeam": "STL", "homeTeam": "CHC", "startTime": "2026-06-13T18:20:00Z"}]
+             {"id": "g2", "sport": "mlb", "awayTeam": "STL", "homeTeam": "CHC", "startTime": "2026-06-13T18:20:00Z"},
+             {"id": "g3", "sport": "npb", "awayTeam": "HAN", "homeTeam": "YOM", "startTime": "2026-06-13T13:00:00+09:00", "timeZone": "Asia/Tokyo"}]
             """#)
         _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: DiagnosticLog()).run()
         let page = try site.read("Output/trips/11111111-1111-1111-1111-11111111111A/index.html")
@@ -540,9 +541,11 @@ struct CalendarFileTests {
         let second = try #require(days.dropFirst().first)
         #expect(!days.first!.contains("LAD"))
         #expect(second.contains(#"<span class="entry-label">MLB</span> · <time datetime="2026-06-13">Time TBD</time></p>"#))
-        // Before the timed game of the same day.
+        // Before the timed games of the same day, even one whose instant is the evening
+        // before in the site's zone (1:00 PM in Tokyo).
         let tbd = try #require(second.range(of: "SD at LAD")), timed = try #require(second.range(of: "STL at CHC"))
-        #expect(tbd.lowerBound < timed.lowerBound)
+        let tokyo = try #require(second.range(of: "HAN at YOM"))
+        #expect(tbd.lowerBound < tokyo.lowerBound && tokyo.lowerBound < timed.lowerBound)
         let ics = try site.read("Output/trips/11111111-1111-1111-1111-11111111111A/calendar.ics")
         #expect(ics.contains("\r\nDTSTART;VALUE=DATE:20260613\r\nSUMMARY:SD at LAD\r\n"))
         #expect(ics.contains("\r\nDTSTART:20260613T182000Z\r\nDTEND:20260613T212000Z\r\nSUMMARY:STL at CHC\r\n"))

@@ -98,15 +98,35 @@ public final class VoteFileBallots: @unchecked Sendable {
         lock.withLock { fallback = read }
     }
 
-    /// The ballots with their polls' ids, in record order: fetched once, then held.
+    /// The ballots with their polls' ids, in record order: fetched once, then held. Kept
+    /// ballots must give back the groups they were kept with (polls, ids and digests), or
+    /// the file is read again: a flipped bit in the cache would otherwise count a wrong
+    /// ballot without a word.
     public var ballots: [(UUID, Ballot)] {
         lock.withLock {
             if let held { return held }
             var loaded = load?()
-            if loaded?.count != count, let fallback { loaded = fallback() }
+            if let ballots = loaded, !matchesGroups(ballots) { loaded = nil }
+            if loaded == nil, let fallback { loaded = fallback() }
             held = loaded ?? []
             return held!
         }
+    }
+
+    /// Whether `ballots` are the ones the groups describe.
+    private func matchesGroups(_ ballots: [(UUID, Ballot)]) -> Bool {
+        guard ballots.count == count else { return false }
+        var bytes: [UInt8] = []
+        for group in groups {
+            bytes.removeAll(keepingCapacity: true)
+            for at in Int(group.start)..<Int(group.start + group.count) {
+                let (poll, ballot) = ballots[Int(numbers[at])]
+                guard poll == group.poll, ballot.id == ids[at] else { return false }
+                ballot.appendBytes(to: &bytes)
+            }
+            guard ContentHash(of: bytes) == group.digest else { return false }
+        }
+        return true
     }
 
     /// The ballots of the group numbered `group`, in record order.

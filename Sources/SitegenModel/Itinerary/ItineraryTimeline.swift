@@ -68,7 +68,9 @@ public struct ItineraryTimeline: Sendable {
                 if let game = catalog[id] {
                     let day = dayNumber(game.startTime, game.startIsDateOnly ? timeZone : game.timeZone ?? timeZone) - firstDay
                     if (0..<dayCount).contains(day) {
-                        add(.game(game), day: day, key: game.startTime.timeIntervalSince1970, stop: stopIndex)
+                        // A game without a time first: its midnight in the site's zone came
+                        // after a Tokyo game of the same date, which is the evening before here.
+                        add(.game(game), day: day, key: game.startIsDateOnly ? -.infinity : game.startTime.timeIntervalSince1970, stop: stopIndex)
                     } else {
                         unscheduled.append(.game(game))
                         warnings.append(Warning(source: game.source, message: "game \(id) is outside the dates of trip \(quoted(trip.name)); listed under Unscheduled",

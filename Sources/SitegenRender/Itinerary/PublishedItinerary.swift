@@ -209,7 +209,8 @@ public final class ItineraryLayout: @unchecked Sendable {
         var catalog: [String: Game] = [:]
         for game in games {
             if let first = catalog[game.id] {
-                if first.startTime != game.startTime || first.homeTeam != game.homeTeam || first.awayTeam != game.awayTeam {
+                if first.startTime != game.startTime || first.startIsDateOnly != game.startIsDateOnly
+                    || first.homeTeam != game.homeTeam || first.awayTeam != game.awayTeam {
                     log.add(game.source.diagnostic(.warning, field: "id",
                         "game \(game.id) is defined differently in \(first.source.file):\(first.source.line); that definition is used"))
                 }
