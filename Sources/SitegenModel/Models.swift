@@ -81,6 +81,9 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
     /// Where `departureDate` was read, for a warning about it; nil when not read from a
     /// file. Like every SourceRef, not part of the segment's value: not encoded nor compared.
     package var departureDatePlace: FieldPlace? = nil
+    /// Where `fromCity` was read, likewise: a drive from a city none of the stops is in is
+    /// warned about there.
+    package var fromCityPlace: FieldPlace? = nil
     /// `departureDate` was written as a date alone: it names that calendar date (Stop).
     package var departureIsDateOnly = false
 
@@ -95,7 +98,8 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
     }
 
     package init(id: String, fromCity: String, toCity: String, distanceMeters: Double, durationSeconds: Double,
-                 departureDate: Date?, departureDatePlace: FieldPlace? = nil, departureIsDateOnly: Bool = false) {
+                 departureDate: Date?, departureDatePlace: FieldPlace? = nil, fromCityPlace: FieldPlace? = nil,
+                 departureIsDateOnly: Bool = false) {
         self.id = id
         self.fromCity = fromCity
         self.toCity = toCity
@@ -103,6 +107,7 @@ public struct TravelSegment: Sendable, Encodable, Equatable {
         self.durationSeconds = durationSeconds
         self.departureDate = departureDate
         self.departureDatePlace = departureDatePlace
+        self.fromCityPlace = fromCityPlace
         self.departureIsDateOnly = departureIsDateOnly
     }
 }

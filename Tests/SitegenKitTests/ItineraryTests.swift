@@ -728,6 +728,14 @@ struct ItineraryPageBuildTests {
         #expect(equator.isEmpty)
     }
 
+    @Test("A drive from a city none of the stops is in is warned about at its fromCity, not at the file's start")
+    func driveFromNowhereAtItsField() throws {
+        let (_, diagnostics) = try build { $0.replacingOccurrences(of: "\"fromCity\": \"Chicago\",", with: "\"fromCity\": \"Boston\",") }
+        #expect(diagnostics.filter { $0.contains("leaves from") } == [
+            "Data/trips/chicago-milwaukee.json:38:19: warning: travelSegments[0].fromCity: trip \"A: Chicago & Milwaukee\": travel segment AAAAAAAA-0000-0000-0000-000000000001 leaves from \"Boston\", none of its stops in route order; shown after the first day's games, in the site's time zone",
+        ])
+    }
+
     @Test("A long trip name is cut in warnings about the trip, which name the field anyway")
     func longNameInWarnings() throws {
         let name = "The Great " + String(repeating: "Lakes and Prairie ", count: 10) + "Baseball Road Trip"

@@ -170,15 +170,16 @@ public struct ExportDecoder: Sendable {
 
     package func segment(_ field: JSONField) throws(FieldError) -> TravelSegment {
         let fields = try record(field, .segment)
-        let departureField = fields.optional("departureDate")
+        let departureField = fields.optional("departureDate"), fromField = try fields.required("fromCity")
         return TravelSegment(
             id: Self.normalisedId(try fields.required("id").string()),
-            fromCity: try fields.required("fromCity").string(),
+            fromCity: try fromField.string(),
             toCity: try fields.required("toCity").string(),
             distanceMeters: try distance(try fields.required("distanceMeters")),
             durationSeconds: try duration(try fields.required("durationSeconds")),
             departureDate: try departureField.map { (f) throws(FieldError) in try date(f) },
             departureDatePlace: departureField.map { FieldPlace(offset: $0.node.offset, path: $0.path.description) },
+            fromCityPlace: FieldPlace(offset: fromField.node.offset, path: fromField.path.description),
             departureIsDateOnly: departureField.map(Self.isDateOnly) ?? false
         )
     }

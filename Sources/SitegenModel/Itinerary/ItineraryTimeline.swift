@@ -112,7 +112,8 @@ public struct ItineraryTimeline: Sendable {
             } else {
                 // "Atlantis → Chicago" was shown on the first day without a word.
                 warnings.append(Warning(source: nil, message: "trip \(quoted(trip.name)): travel segment \(segment.id) leaves from \"\(segment.fromCity)\", none of its stops in route order; shown \(segment.departureDate == nil ? "after the first day's games" : "at its departure time"), in the site's time zone",
-                                        summary: "travel segments that leave from none of their trip's stops"))
+                                        summary: "travel segments that leave from none of their trip's stops",
+                                        offset: segment.fromCityPlace?.offset, field: segment.fromCityPlace?.path ?? ""))
             }
             let zone = fromIndex.flatMap { zoneOfStop($0, trip: trip, catalog: catalog) }
             if let departure = segment.departureDate {
