@@ -363,13 +363,7 @@ struct AppExportTests {
              "origin": {"latitude": 41.8, "longitude": -87.6},
              "checkpoints": [{"order": 1, "place": {"name": "P", "coordinate": {"latitude": 42}}}]}
             """)
-        let log = DiagnosticLog()
-        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
-        options.write = false
-        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, log: log).run() }
-        let shown = displayPath(site.root) + "/"
-        let errors = log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") }
-        #expect(errors.sorted() == [
+        #expect(try site.checkErrors().sorted() == [
             #"Data/convoys/c.json:2:12: error: origin.name: required field is missing"#,
             #"Data/convoys/c.json:3:68: error: checkpoints[0].place.coordinate.longitude: required field is missing"#,
             #"Data/polls/p.json:12:11: error: tripSnapshots[2].stops[1].latitude: required field is missing"#,
@@ -391,12 +385,7 @@ struct AppExportTests {
         let noLatitude = trip.replacingOccurrences(of: #""latitude":43.04,"#, with: "")
         #expect(backwards != trip && noLatitude != trip)
         try site.write("Data/polls/p.json", ExportDecodingTests().pollJSON(trips: "[\(backwards),\n\(noLatitude)]"))
-        let log = DiagnosticLog()
-        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
-        options.write = false
-        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, log: log).run() }
-        let shown = displayPath(site.root) + "/"
-        #expect(log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+        #expect(try site.checkErrors() == [
             #"Data/polls/p.json:2:191: error: tripSnapshots[0].preferences.endDate: the trip ends on 2026-06-01, before it starts (2026-06-12)"#,
             #"Data/polls/p.json:8:11: error: tripSnapshots[1].stops[1].latitude: required field is missing"#,
         ])

@@ -42,12 +42,7 @@ struct PollUniquenessTests {
         let sameCode = json.pollJSON(id: #""id": "6f9619ff-8b86-d011-b42d-00cf4fc96400""#, code: "X7K9M2")
         let sameId = json.pollJSON(id: #""pollId": "6F9619FF-8B86-D011-B42D-00CF4FC964FF""#, code: "TWB2AA")
         try site.write("Data/polls/p.json", "[\(first),\n\(sameCode),\n\(sameId)]")
-        let log = DiagnosticLog()
-        var options = BuildOptions(configFile: site.root.appendingPathComponent("site.yml"))
-        options.write = false
-        #expect(throws: BuildFailure.self) { try SiteBuilder(options: options, log: log).run() }
-        let shown = displayPath(site.root) + "/"
-        #expect(log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+        #expect(try site.checkErrors() == [
             #"Data/polls/p.json:9:78: error: [1].shareCode: share code X7K9M2 is also used by "Poll" (Data/polls/p.json:1)"#,
             #"Data/polls/p.json:17:12: error: [2].pollId: poll id 6F9619FF-8B86-D011-B42D-00CF4FC964FF is also used by "Poll" (Data/polls/p.json:1)"#,
         ])

@@ -1,4 +1,5 @@
 import Foundation
+@testable import SitegenCore
 @testable import SitegenKit
 import Testing
 
@@ -37,6 +38,17 @@ final class TemporarySite {
     }
 
     /// Copies the repository's real templates, so tests exercise what users get.
+    /// The errors a `sitegen check` of the site reports, as printed, its paths relative to
+    /// the site; the check must fail.
+    func checkErrors(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let log = DiagnosticLog()
+        var options = BuildOptions(configFile: root.appendingPathComponent("site.yml"))
+        options.write = false
+        #expect(throws: BuildFailure.self, sourceLocation: sourceLocation) { try SiteBuilder(options: options, log: log).run() }
+        let shown = displayPath(root) + "/"
+        return log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") }
+    }
+
     func copyTemplates() throws {
         try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("Templates"),
                                          to: root.appendingPathComponent("Templates"))
