@@ -190,4 +190,21 @@ struct OptionSetTests {
             "\(shown)/e.json:2:12: error: title: option set address options/july-from-chicago/ is also used by \"July from Chicago\" (\(shown)/d.json:2); give one of them a different id",
         ])
     }
+
+    @Test("A game id an option lists and no catalog holds is warned about at the id, as an itinerary's is")
+    func unknownGameInAnOption() throws {
+        let site = try TemporarySite()
+        try site.copyTemplates()
+        try site.write("site.yml", "title: T\n")
+        // Loop lists g1 and g2; the catalog holds g1 only.
+        try site.write("Data/options/o.json", optionSetJSON())
+        try site.write("Data/games/mlb.json", CalendarSubscriptionTests.catalog)
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        let shown = displayPath(site.root) + "/"
+        // Each copy of the trip at its own id ("g2" on the second line of each).
+        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == [(0, 2), (1, 5)].map { option, line in
+            "Data/options/o.json:\(line):148: warning: options[\(option)].stops[0].games[1]: option \"Loop\" of \"July 2026\": no game catalog holds game g2; it still counts among the option's games"
+        })
+    }
 }

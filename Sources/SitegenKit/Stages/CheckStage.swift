@@ -18,6 +18,7 @@ struct CheckStage {
         ExportSet.checkUniqueness(inputs.polls, pollFiles: inputs.exports.pollFiles, loader: inputs.loader, log: log)
         inputs.plausibility.report(to: log)
         inputs.layout.reportOrphanItems(inputs.exports.customItems, polls: inputs.polls)
+        inputs.layout.reportUnknownGames(in: inputs.exports.optionSets)
         // An input that could not be read is not an input error: nothing is wrong with it.
         let unreadable = log.unreadableCount
         if unreadable > 0 {

@@ -138,6 +138,24 @@ public final class ItineraryLayout: @unchecked Sendable {
         lock.withLock { filesWithSharedWarnings.contains(file) }
     }
 
+    /// A game id that an option set's trip lists and no catalog holds: the option's card
+    /// counts it among its games (as the planner exported them), but an itinerary or a poll
+    /// with that trip warns, and so does this, at the id.
+    public func reportUnknownGames(in optionSets: [TripOptionSet]) {
+        for set in optionSets {
+            for trip in set.trips {
+                for stop in trip.stops {
+                    for (index, id) in stop.games.enumerated() where catalog[id] == nil {
+                        let place = index < stop.gamePlaces.count ? stop.gamePlaces[index] : nil
+                        log.add((place.map { set.source.at(offset: $0.offset) } ?? set.source).diagnostic(.warning, field: place?.path ?? "",
+                            "option \(quoted(trip.name)) of \(quoted(set.title)): no game catalog holds game \(id); it still counts among the option's games",
+                            summary: "game ids in option sets that no catalog holds"))
+                    }
+                }
+            }
+        }
+    }
+
     /// Custom items are published only on their trip's itinerary page: an item whose trip
     /// is not exported as an itinerary is ignored, with a warning saying why (the polls'
     /// trip pages never show items).
