@@ -99,6 +99,40 @@ struct ItineraryTimelineTests {
         #expect(timeline(trip).days.map(S.names) == [["game:g1"], ["travel", "game:g0"], ["game:g2"]])
     }
 
+    @Test("A game without a time comes first at its stop: after the day's drive there, before a drive on")
+    func dateOnlyGameAfterTheDriveThere() {
+        var tbd = S.game("tbd", "2026-06-13", away: "SD", home: "MIL")
+        tbd.startIsDateOnly = true
+        var catalog = S.catalog
+        catalog["tbd"] = tbd
+        // Day 2: Chicago's noon game, the drive, then Milwaukee's game of unset hour.
+        #expect(timeline(S.trip(day1: ["g1", "g0"], day3: ["tbd", "g2"]), catalog: catalog).days.map(S.names)
+                == [["game:g1"], ["game:g0", "travel", "game:tbd"], ["game:g2"]])
+        // A drive at 9 AM: still after it, and before Chicago's timed game (left behind, as
+        // the export has it).
+        #expect(timeline(S.trip(segmentDeparture: "2026-06-13T09:00:00-05:00", day1: ["g1"], day3: ["tbd", "g2"]), catalog: catalog).days.map(S.names)
+                == [["game:g1"], ["travel", "game:tbd"], ["game:g2"]])
+        // At the stop being left, first of the day, before the drive.
+        #expect(timeline(S.trip(day1: ["g1", "tbd", "g0"], day3: ["g2"]), catalog: catalog).days.map(S.names)
+                == [["game:g1"], ["game:tbd", "game:g0", "travel"], ["game:g2"]])
+    }
+
+    @Test("A game without a time at the middle stop of two untimed drives in a day sits between them")
+    func dateOnlyGameBetweenDrives() {
+        var tbd = S.game("tbd", "2026-06-13", away: "SD", home: "MIL")
+        tbd.startIsDateOnly = true
+        var trip = S.trip(day1: ["g1", "g0"], day3: ["g2"])
+        trip.stops.insert(Stop(city: "Kenosha", state: "WI", latitude: 42.58, longitude: -87.82, arrivalDate: S.date("2026-06-13"),
+                               departureDate: S.date("2026-06-13"), games: ["tbd"]), at: 1)
+        trip.travelSegments = [
+            TravelSegment(id: "d1", fromCity: "Chicago", toCity: "Kenosha", distanceMeters: 90_000, durationSeconds: 3_600, departureDate: nil),
+            TravelSegment(id: "d2", fromCity: "Kenosha", toCity: "Milwaukee", distanceMeters: 60_000, durationSeconds: 2_400, departureDate: nil),
+        ]
+        var catalog = S.catalog
+        catalog["tbd"] = tbd
+        #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:g1"], ["game:g0", "travel", "game:tbd", "travel"], ["game:g2"]])
+    }
+
     @Test("Items: start of day, after a game, after a segment, shared anchors in createdAt order")
     func placement() {
         let items = [

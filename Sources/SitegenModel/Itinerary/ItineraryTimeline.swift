@@ -50,8 +50,14 @@ public struct ItineraryTimeline: Sendable {
         var unscheduled: [Entry] = []
 
         /// Entries of each day with their sort keys, before custom items are placed. `stop`
-        /// is the index of the stop a game belongs to.
-        struct Timed { var entry: Entry; var key: Double; var order: Int; var stop: Int? }
+        /// is the index of the stop a game belongs to, or a drive leaves from.
+        struct Timed {
+            var entry: Entry; var key: Double; var order: Int; var stop: Int?
+            /// For a game placed right after a drive, that drive's `order`.
+            var afterDrive: Int?
+            /// Sorts by time, then as read; a game after a drive goes with it, then after it.
+            var rank: (Double, Int, Int, Int) { (key, afterDrive ?? order, afterDrive == nil ? 0 : 1, order) }
+        }
         var timed = Array(repeating: [Timed](), count: dayCount)
         var order = 0
         func add(_ entry: Entry, day: Int, key: Double, stop: Int? = nil) {
@@ -61,7 +67,8 @@ public struct ItineraryTimeline: Sendable {
         func clamp(_ day: Int) -> Int { min(max(day - firstDay, 0), dayCount - 1) }
 
         // Games: on their local date (the date on the ticket), at their start time; a game
-        // dated without a time on the date written, before the day's timed entries.
+        // dated without a time on the date written, before the day's timed entries (after
+        // the drive there, below).
         var seenGames = Set<String>()
         for (stopIndex, stop) in trip.stops.enumerated() {
             for (gameIndex, id) in stop.games.enumerated() where seenGames.insert(id).inserted {
@@ -119,7 +126,7 @@ public struct ItineraryTimeline: Sendable {
             if let departure = segment.departureDate {
                 let day = tripDay(of: departure, dateOnly: segment.departureIsDateOnly, zone: zone)
                 if (0..<dayCount).contains(day) {
-                    add(.travel(segment, zone: zone), day: day, key: departure.timeIntervalSince1970)
+                    add(.travel(segment, zone: zone), day: day, key: departure.timeIntervalSince1970, stop: fromIndex)
                     placed(segment, from: fromIndex, on: day)
                 } else {
                     // A stale date (the trip was moved, the drive was not) was shown on the
@@ -142,7 +149,27 @@ public struct ItineraryTimeline: Sendable {
                 guard case .game = entry.entry, let stop = entry.stop, stop <= leftBehind else { return nil }
                 return entry.key
             }.max()
-            add(.travel(segment, zone: zone), day: day, key: (lastGameLeftBehind ?? -.infinity).nextUp)
+            add(.travel(segment, zone: zone), day: day, key: (lastGameLeftBehind ?? -.infinity).nextUp, stop: fromIndex)
+        }
+
+        // A game without a time at a stop that a drive of its day reaches comes right after
+        // that drive, not first: the travellers are not there before it (New York →
+        // Philadelphia, then the Philadelphia game whose hour is not set).
+        for day in timed.indices {
+            for index in timed[day].indices {
+                guard case .game(let game) = timed[day][index].entry, game.startIsDateOnly,
+                      let stop = timed[day][index].stop else { continue }
+                let lastArrival = timed[day].filter { entry in
+                    guard case .travel = entry.entry, let from = entry.stop else { return false }
+                    return from < stop
+                }.max { ($0.key, $0.order) < ($1.key, $1.order) }
+                // Its key and order, then after it: two drives of a day without times share a
+                // key, and a drive on from this stop stays after the game.
+                if let lastArrival {
+                    timed[day][index].key = lastArrival.key
+                    timed[day][index].afterDrive = lastArrival.order
+                }
+            }
         }
 
         // Custom items by anchor; items sharing an anchor keep createdAt order, then id.
@@ -190,7 +217,7 @@ public struct ItineraryTimeline: Sendable {
             var entries: [Entry] = atStart[index]
                 .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
                 .map { .item($0) }
-            let ordered = timed[index].sorted { ($0.key, $0.order) < ($1.key, $1.order) }
+            let ordered = timed[index].sorted { $0.rank < $1.rank }
             for timedEntry in ordered {
                 entries.append(timedEntry.entry)
                 let key: String?
