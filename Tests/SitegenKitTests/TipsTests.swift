@@ -3,6 +3,7 @@ import Foundation
 @testable import SitegenInput
 @testable import SitegenKit
 @testable import SitegenModel
+@testable import SitegenRender
 import Testing
 
 @Suite("Planning tips (docs/rules.md)")
@@ -19,6 +20,16 @@ struct TipsTests {
         #expect(Set(titles).count == titles.count)
         #expect(Set(catalog.tips.map(\.id)).count == catalog.tips.count)
         #expect(catalog.tips.allSatisfy { !$0.icon.isEmpty && !$0.subtitle.isEmpty })
+    }
+
+    @Test("The tips page's description names the topics its catalog has")
+    func pageDescription() {
+        #expect(TipsPages.description(catalog) == "112 tips for planning a multi-city sports road trip: schedules, driving, stadiums, budget, multi-sport trips, regions and game day.")
+        let budget = Tip(id: "b1", category: .budget, icon: "💵", title: "Split fuel", subtitle: "By the mile.")
+        #expect(TipsPages.description(TipCatalog(tips: [budget])) == "1 tip for planning a multi-city sports road trip: budget.")
+        let stadium = Tip(id: "s1", category: .stadiums, icon: "🏟️", title: "Tour it", subtitle: "Book ahead.")
+        #expect(TipsPages.description(TipCatalog(tips: [budget, stadium, budget])) == "3 tips for planning a multi-city sports road trip: stadiums and budget.")
+        #expect(TipsPages.description(TipCatalog(tips: [])) == "0 tips for planning a multi-city sports road trip.")
     }
 
     @Test("The permutation is pinned: the same on every machine and Swift version")

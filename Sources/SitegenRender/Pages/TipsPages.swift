@@ -36,9 +36,30 @@ package enum TipsPages {
                     return TipsPageModel.Category(id: category.rawValue, title: category.title, icon: category.icon,
                                                   count: Formatting.count(inCategory.count, "tip"), tips: inCategory.map(tipItem))
                 })
-            let meta = PageMeta(path: path, title: "Planning tips",
-                                description: "\(Formatting.count(tips.catalog.tips.count, "tip")) for planning a multi-city sports road trip: schedules, driving, stadiums, budget and game day.")
+            let meta = PageMeta(path: path, title: "Planning tips", description: description(tips.catalog))
             return kit.page(model, meta: meta)
+        }
+    }
+
+    /// The page's description names the topics the catalog has: a custom catalog of budget
+    /// tips was announced as covering stadiums and game day too.
+    package static func description(_ catalog: TipCatalog) -> String {
+        let topics = TipCategory.allCases.filter { !catalog.tips(in: $0).isEmpty }.map(topic)
+        let list = topics.count < 2 ? topics.joined() : topics.dropLast().joined(separator: ", ") + " and " + topics.last!
+        return "\(Formatting.count(catalog.tips.count, "tip")) for planning a multi-city sports road trip" + (list.isEmpty ? "." : ": \(list).")
+    }
+
+    /// A category as a topic in that sentence ("Driving and routes" would read "…, driving
+    /// and routes, stadiums and game day").
+    private static func topic(_ category: TipCategory) -> String {
+        switch category {
+        case .scheduleTiming: return "schedules"
+        case .drivingRoutes: return "driving"
+        case .stadiums: return "stadiums"
+        case .budget: return "budget"
+        case .multiSport: return "multi-sport trips"
+        case .regional: return "regions"
+        case .gameDay: return "game day"
         }
     }
 
