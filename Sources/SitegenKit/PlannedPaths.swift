@@ -57,6 +57,12 @@ final class PlannedPaths: @unchecked Sendable {
         }
     }
 
+    /// Whether `path` was claimed (its case aside), before `forgetClaims`.
+    func isPlanned(_ path: String) -> Bool {
+        let key = PathKey(Self.caseFolded(path))
+        return lock.withLock { seen.contains(key) }
+    }
+
     /// Lets the claimed paths' keys go once every file is planned; the counts stay. A path
     /// claimed after this is not checked against the earlier ones.
     func forgetClaims() {

@@ -177,7 +177,7 @@ public struct SiteBuilder {
         let pollCount = checked.polls.count
         let computed = try stages.run(.compute, "Computing build time and tips") { ComputeStage(options: options, log: log).run(&checked) }
         let plan = try stages.run(.plan, "Planning pages") { () throws(BuildFailure) in
-            try PlanStage(paths: paths).run(computed)
+            try PlanStage(paths: paths, log: log).run(computed)
         }
         var report = BuildReport(title: config.title, output: config.output, pages: plan.pages, files: plan.fileCount,
                                  polls: pollCount, ballots: checked.exports.ballotCount, seconds: 0, wrote: options.write)

@@ -117,6 +117,53 @@ struct MarkdownPagesTests {
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/README.txt").path))
     }
 
+    @Test("A page's links and images that lead to no file of the site are warned about where they are written")
+    func brokenLinks() throws {
+        let site = try siteWithPages([
+            "about.md": """
+                ---
+                title: About
+                ---
+                Fine: [tips](../tips/), [tips again](../tips), [a poll](../polls/X7K9M2/), ![style](../assets/site.css),
+                [home](../), [top](#top), [mail](mailto:a@example.org), [web](https://example.com/x), [in site](/trips/tips/).
+
+                Not: [tips](tips/), [old poll](../polls/ZZZZZZ/ "gone"), ![photo](../assets/photo.jpg)
+                [up](../../x/) and [root](/tips/).
+                """,
+            "notes.md": "---\ntitle: Notes\n---\nSee [about](../about/) and [nothing](../nothing/).\n",
+        ])
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        let shown = displayPath(site.root) + "/"
+        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+            "Pages/about.md:7:6: warning: link \"tips/\" leads to /about/tips/ of the site, which has no such page or file; \"../tips/\" leads to the site's /tips/",
+            "Pages/about.md:7:21: warning: link \"../polls/ZZZZZZ/\" leads to /polls/ZZZZZZ/ of the site, which has no such page or file",
+            "Pages/about.md:7:58: warning: image \"../assets/photo.jpg\" leads to /assets/photo.jpg of the site, which has no such page or file",
+            "Pages/about.md:8:1: warning: link \"../../x/\" leads above the site's root folder",
+            "Pages/about.md:8:20: warning: link \"/tips/\" leads outside the site, which baseURL puts at /trips/; \"../tips/\", relative to the page, leads to the site's /tips/",
+            "Pages/notes.md:4:28: warning: link \"../nothing/\" leads to /nothing/ of the site, which has no such page or file",
+        ])
+    }
+
+    @Test("Where a link in a page leads: folders, files, names without an extension, the root, above it, outside baseURL's path")
+    func linkTargets() {
+        #expect(LinkTarget.of("../tips/", from: "about/") == .files(["tips/index.html"]))
+        #expect(LinkTarget.of("tips/", from: "about/") == .files(["about/tips/index.html"]))
+        #expect(LinkTarget.of("../tips", from: "about/") == .files(["tips", "tips/index.html"]))
+        #expect(LinkTarget.of("./../assets/site.css?v=2#x", from: "about/") == .files(["assets/site.css"]))
+        #expect(LinkTarget.of("..", from: "about/") == .files(["index.html"]))
+        #expect(LinkTarget.of("../", from: "about/") == .files(["index.html"]))
+        #expect(LinkTarget.of("%2E%2E/caf%C3%A9/", from: "about/") == .files(["café/index.html"]))
+        #expect(LinkTarget.of("../../", from: "about/") == .aboveRoot)
+        #expect(LinkTarget.of("/polls/AB/", from: "about/") == .files(["polls/AB/index.html"]))
+        #expect(LinkTarget.of("/trips/polls/AB/", from: "about/", basePath: "/trips/") == .files(["polls/AB/index.html"]))
+        #expect(LinkTarget.of("/trips", from: "about/", basePath: "/trips/") == .files(["index.html"]))
+        #expect(LinkTarget.of("/polls/AB/", from: "about/", basePath: "/trips/") == .outsideSite)
+        for elsewhere in ["#top", "?q=1", "", "https://example.org/", "mailto:a@b.c", "//cdn.example/x.js", "HTTP://x"] {
+            #expect(LinkTarget.of(elsewhere, from: "about/") == .elsewhere, "\(elsewhere)")
+        }
+    }
+
     @Test("Every bad page is reported in one run (exit 1), and nothing is written")
     func allProblemsAtOnce() throws {
         let site = try siteWithPages([

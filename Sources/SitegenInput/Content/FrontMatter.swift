@@ -21,6 +21,8 @@ public struct FrontMatter: Sendable, Equatable {
 public struct FrontMatterDocument: Sendable, Equatable {
     public var frontMatter: FrontMatter
     public var body: String
+    /// The file's line the body starts on (after the closing "---").
+    public var bodyLine = 1
 }
 
 /// A page file's problems, each with its position, in file order.
@@ -58,7 +60,9 @@ public enum FrontMatterParser {
             throw failure("a page starts with front matter: a line \"---\", then \"title: …\", then a line \"---\"")
         }
         var closing: LineCursor.Line?
+        var closingLine = 1
         while let line = lines.next() {
+            closingLine += 1
             if isDelimiter(line.text) { closing = line; break }
         }
         guard let closing else {
@@ -156,7 +160,7 @@ public enum FrontMatterParser {
             throw FrontMatterError(diagnostics: ordered.map(\.element))
         }
         return FrontMatterDocument(frontMatter: FrontMatter(title: title, description: description, menu: menu),
-                                   body: String(text[closing.end...]))
+                                   body: String(text[closing.end...]), bodyLine: closingLine + 1)
     }
 
     /// "---", trailing spaces allowed; an indented "---" belongs to the YAML.

@@ -19,6 +19,7 @@ struct Plan {
 /// poll's files were claimed when it streamed past (`files(for:)`).
 struct PlanStage {
     let paths: PlannedPaths
+    let log: DiagnosticLog
 
     func run(_ computed: Computed) throws(BuildFailure) -> Plan {
         let config = computed.site.config
@@ -26,6 +27,7 @@ struct PlanStage {
         if let refusal = paths.plan(files, listPolls: config.listPolls) { throw .io(refusal) }
         let sitemapPages = config.baseURL == nil ? nil : paths.sitemapPages
         if let refusal = paths.claim((sitemapPages == nil ? [] : [Sitemap.path]) + ["manifest.json"]) { throw .io(refusal) }
+        PageLinkCheck.report(computed.site.pages, config: config, paths: paths, log: log)
         // Every path is claimed: the keys (4 MB at 10,000 polls) go before the site renders.
         paths.forgetClaims()
         return Plan(files: PendingFiles(files), sitemapPages: sitemapPages, pages: paths.pages,

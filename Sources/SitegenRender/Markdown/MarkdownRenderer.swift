@@ -56,15 +56,31 @@ public enum MarkdownRenderer {
             return tooComplexNotice
         }
         let tables = estimatedTableCells(markdown) <= maxTableCells
+        // CMARK_OPT_UNSAFE is deliberately never set.
+        let options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
+        return withDocument(markdown, options: options, tables: tables) { document, parser in
+            // Counted before rendering: one short reference definition used thousands of times
+            // would otherwise render hundreds of megabytes first and be refused after.
+            guard restrictLinks(in: document, indexLinks: indexLinks) else { return tooComplexNotice }
+            // Passing the parser's extension list matters: NULL silently disables tagfilter.
+            guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
+            defer { free(rendered) }
+            if strlen(rendered) > maxOutputBytes { return tooComplexNotice }
+            return scrollingTables(String(cString: rendered))
+        } ?? ""
+    }
+
+    /// `body` with the parsed tree of `markdown` (and its parser), under the lock; nil when
+    /// cmark could not parse it.
+    static func withDocument<T>(_ markdown: String, options: Int32, tables: Bool,
+                                _ body: (_ document: OpaquePointer, _ parser: OpaquePointer) -> T) -> T? {
         lock.lock()
         defer { lock.unlock() }
         if !registered {
             cmark_gfm_core_extensions_ensure_registered()
             registered = true
         }
-        // CMARK_OPT_UNSAFE is deliberately never set.
-        let options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
-        guard let parser = cmark_parser_new(options) else { return "" }
+        guard let parser = cmark_parser_new(options) else { return nil }
         defer { cmark_parser_free(parser) }
         for name in extensionNames where tables || name != "table" {
             if let syntaxExtension = cmark_find_syntax_extension(name) {
@@ -77,16 +93,9 @@ public enum MarkdownRenderer {
                 cmark_parser_feed(parser, chars.baseAddress, chars.count)
             }
         }
-        guard let document = cmark_parser_finish(parser) else { return "" }
+        guard let document = cmark_parser_finish(parser) else { return nil }
         defer { cmark_node_free(document) }
-        // Counted before rendering: one short reference definition used thousands of times
-        // would otherwise render hundreds of megabytes first and be refused after.
-        guard restrictLinks(in: document, indexLinks: indexLinks) else { return tooComplexNotice }
-        // Passing the parser's extension list matters: NULL silently disables tagfilter.
-        guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
-        defer { free(rendered) }
-        if strlen(rendered) > maxOutputBytes { return tooComplexNotice }
-        return scrollingTables(String(cString: rendered))
+        return body(document, parser)
     }
 
     /// Each table in a box of its own that scrolls sideways (the theme's `.table-scroll`,

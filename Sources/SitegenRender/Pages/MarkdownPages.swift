@@ -10,6 +10,9 @@ public struct MarkdownPage: Sendable, Equatable {
     public let markdown: String
     /// The file, for manifest.json.
     public let source: InputFile
+    /// The file as diagnostics name it, and the line its Markdown starts on.
+    package var file = ""
+    package var bodyLine = 1
 
     public var path: String { slug + "/" }
 }
@@ -83,7 +86,8 @@ package enum MarkdownPages {
         let slug = String(fileName.dropLast(".md".count))
         try checkSlug(slug, file: file)
         let document = try FrontMatterParser.parse(text, file: file)
-        return MarkdownPage(slug: slug, frontMatter: document.frontMatter, markdown: document.body, source: source)
+        return MarkdownPage(slug: slug, frontMatter: document.frontMatter, markdown: document.body, source: source,
+                            file: file, bodyLine: document.bodyLine)
     }
 
     /// The slug becomes a URL path segment: `[a-z0-9][a-z0-9-]{0,62}`, and not a name the site uses.
