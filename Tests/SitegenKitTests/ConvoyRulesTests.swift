@@ -156,17 +156,19 @@ struct ConvoyRulesTests {
             ["id": "v3", "label": "Bike", "driverId": "p-walker", "capacity": 2, "passengerIds": ["p-walker"]],
             ["id": "v4", "label": "Coupe", "driverId": "p-driver", "capacity": 2, "passengerIds": []],
             ["id": "v5", "label": "Tandem", "driverId": "p-watcher", "capacity": 2, "passengerIds": ["p-watcher"]],
+            ["id": "v6", "label": "Minibus", "driverId": "p-owner", "capacity": 9, "passengerIds": ["p-owner", "p-owner"]],
         ])
-        #expect(convoy.peopleInSeveralSeats.map { $0.participant } == [1, 2, 3, 4])
-        #expect(convoy.peopleInSeveralSeats[1].seats == [Convoy.Seat(vehicle: 0, isDriver: false), Convoy.Seat(vehicle: 1, isDriver: false)])
+        #expect(convoy.peopleInSeveralSeats.map { $0.participant } == [0, 1, 2, 3, 4])
+        #expect(convoy.peopleInSeveralSeats[2].seats == [Convoy.Seat(vehicle: 0, isDriver: false), Convoy.Seat(vehicle: 1, isDriver: false)])
         // Each vehicle is named once, with the person's roles in it.
         #expect(convoy.warnings.map(\.message) == [
+            "\"Olive\" is seated in more than one vehicle: \"Blue Car\" (driver) and \"Minibus\" (driver and passenger, listed 3 times); a person rides in one vehicle",
             "\"Dan\" is seated in more than one vehicle: \"Red Van\" (driver) and \"Coupe\" (driver); a person rides in one vehicle",
             "\"Rosa\" is seated in more than one vehicle: \"Red Van\" (passenger) and \"Blue Car\" (passenger); a person rides in one vehicle",
             "\"Wes\" is seated in more than one vehicle: \"Red Van\" (passenger) and \"Bike\" (driver and passenger); a person rides in one vehicle",
             "\"Vi\" is listed twice in \"Tandem\" (driver and passenger); one seat is counted",
         ])
-        #expect(convoy.warnings.map(\.field) == ["vehicles[3]", "vehicles[1]", "vehicles[2]", "vehicles[4]"])
+        #expect(convoy.warnings.map(\.field) == ["vehicles[5]", "vehicles[3]", "vehicles[1]", "vehicles[2]", "vehicles[4]"])
     }
 
     @Test("Someone driving 1,000 vehicles: the warning and the page name five and count the rest")

@@ -148,16 +148,23 @@ extension Convoy {
         for (person, seats) in peopleInSeveralSeats {
             let last = vehicles[seats.last!.vehicle].location
             // Each vehicle named once, with the person's roles in it ("Bike" (driver and passenger)).
-            var roles: [(vehicle: Int, roles: [String])] = []
+            var roles: [(vehicle: Int, roles: [String], seats: Int)] = []
             for seat in seats {
                 let role = seat.isDriver ? "driver" : "passenger"
                 if let at = roles.firstIndex(where: { $0.vehicle == seat.vehicle }) {
                     if !roles[at].roles.contains(role) { roles[at].roles.append(role) }
+                    roles[at].seats += 1
                 } else {
-                    roles.append((seat.vehicle, [role]))
+                    roles.append((seat.vehicle, [role], 1))
                 }
             }
-            let places = roles.map { "\(quoted(vehicles[$0.vehicle].label)) (\(listJoined($0.roles)))" }
+            // A second listing in one of the vehicles is named too ("Red Van" (passenger,
+            // listed twice)): the two-car warning alone left it to be found after the fix.
+            let places = roles.map { place in
+                let repeated = place.seats > place.roles.count && roles.count > 1
+                    ? ", listed \(place.seats == 2 ? "twice" : "\(place.seats) times")" : ""
+                return "\(quoted(vehicles[place.vehicle].label)) (\(listJoined(place.roles))\(repeated))"
+            }
             let name = quoted(participants[person].displayName)
             let message = roles.count == 1
                 ? "\(name) is listed \(seats.count == 2 ? "twice" : "\(seats.count) times") in \(places[0]); one seat is counted"
