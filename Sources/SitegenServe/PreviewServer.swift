@@ -88,13 +88,34 @@ public struct PreviewResponder: Sendable {
         }
     }
 
-    /// The site's own 404.html, as a static host would send it.
+    /// The site's own 404.html, as a static host would send it, its relative links read from
+    /// the root (`baseAtRoot`).
     private func notFound(_ resolver: SiteFileResolver, token: String) -> PreviewResponse {
         if case .file(let url, let contentType) = resolver.resolve(rawPath: "/404.html"), let bytes = try? Data(contentsOf: url) {
             return PreviewResponse(status: 404, headers: ["Content-Type": contentType],
-                                   body: ReloadHook.inject(into: bytes, token: token))
+                                   body: ReloadHook.inject(into: Self.baseAtRoot(bytes), token: token))
         }
         return PreviewResponse(status: 404, headers: ["Content-Type": ContentType.plainText], body: Data("Not found\n".utf8))
+    }
+
+    /// `<base href="/">` first in the page's head. With `urls: files` and no baseURL the 404
+    /// page's links are relative to the root (it is meant to be opened from disk), so
+    /// served at /polls/ZZZZZZ/ its "Home" led to /polls/ZZZZZZ/index.html, another 404. The
+    /// preview serves the site at its root, so links read from there are right in every
+    /// URL style; absolute and root-relative ones are unchanged by it. A page without a
+    /// `<head>`, or with a base of its own, is sent as it is.
+    static func baseAtRoot(_ html: Data) -> Data {
+        let bytes = [UInt8](html)
+        let lower = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        func find(_ needle: String, from start: Int = 0) -> Int? {
+            let needle = Array(needle.utf8)
+            guard bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
+            return (start...(bytes.count - needle.count)).first { at in needle.indices.allSatisfy { lower[at + $0] == needle[$0] } }
+        }
+        guard find("<base") == nil, let head = find("<head"), head + 5 < bytes.count,
+              [UInt8(ascii: ">"), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t")].contains(bytes[head + 5]),
+              let close = find(">", from: head) else { return html }
+        return Data(bytes[...close] + Array("\n<base href=\"/\">".utf8) + bytes[(close + 1)...])
     }
 
     /// `Host: 127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `[::1]`.

@@ -202,7 +202,8 @@ struct ServeCommandTests {
         #expect(try LoopbackHTTP.get("/robots.txt", port: port).headers["content-type"] == "text/plain; charset=utf-8")
 
         // Traversal, raw and encoded: the site's 404 page, never site.yml.
-        let notFoundPage = try site.read("Output/404.html")
+        let notFoundPage = String(decoding: PreviewResponder.baseAtRoot(Data(try site.read("Output/404.html").utf8)), as: UTF8.self)
+        #expect(notFoundPage.contains("<head>\n<base href=\"/\">\n"))
         for path in ["/../site.yml", "/%2e%2e/site.yml", "/assets/..%2f..%2fsite.yml", "/assets/../../site.yml",
                      "/%2e%2e%2fsite.yml", "/..%5csite.yml", "/site.yml%00", "/polls/NOPE22/"] {
             let response = try LoopbackHTTP.get(path, port: port)

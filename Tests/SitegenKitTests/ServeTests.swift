@@ -86,6 +86,17 @@ struct ServeTests {
         #expect(String(decoding: ReloadHook.inject(into: Data("<p>x".utf8), token: "t-1"), as: UTF8.self) == "<p>x\(script)")
     }
 
+    @Test("The 404 page is served with its relative links read from the site's root")
+    func notFoundBase() {
+        func based(_ html: String) -> String { String(decoding: PreviewResponder.baseAtRoot(Data(html.utf8)), as: UTF8.self) }
+        #expect(based("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">") == "<!DOCTYPE html>\n<html>\n<head>\n<base href=\"/\">\n<meta charset=\"utf-8\">")
+        #expect(based("<HEAD lang=x><title>t</title>") == "<HEAD lang=x>\n<base href=\"/\"><title>t</title>")
+        // No head, a header element, a base of its own, a head cut short: as it is.
+        for page in ["<html><BODY>Missing</BODY></html>", "<header>x</header>", "<head><base href=\"/x/\">", "<head"] {
+            #expect(based(page) == page)
+        }
+    }
+
     @Test("Responses: HTML gets the hook, other files are sent as they are, 404 is the site's page")
     func responses() throws {
         let folder = try ServedFolder()
