@@ -227,6 +227,24 @@ struct ConvoyDecodingTests {
         #expect(convoy.destination?.longitude == -87.9712)
     }
 
+    @Test("A participant id listed twice keeps the first person, with a warning at the second's id")
+    func repeatedParticipantId() throws {
+        var example = ConvoyExample()
+        example["visibility"] = "friends"
+        example["participants"] = [
+            ["id": "dup", "displayName": "First Dup", "role": "passenger", "status": "joined"],
+            ["id": "other", "displayName": "Other", "role": "driver", "status": "joined"],
+            ["id": "dup", "displayName": "Second Dup", "role": "passenger", "status": "invited"],
+        ]
+        example["vehicles"] = [["id": "v", "label": "Car", "driverId": "other", "capacity": 4, "passengerIds": ["dup"]]]
+        example["leaderVehicleId"] = nil
+        let convoy = try example.decoded()
+        #expect(convoy.participants.map(\.displayName) == ["First Dup", "Other"])
+        #expect(convoy.peopleNeedingSeats.isEmpty)
+        let built = try ConvoySite(example: example)
+        #expect(built.diagnostics.contains { $0.hasSuffix("warning: participants[2].id: this participant (\"Second Dup\") has the id of \"First Dup\", listed before; only the first is shown") })
+    }
+
     @Test("A nested coordinate out of range is an error at the coordinate")
     func badCoordinate() throws {
         var example = ConvoyExample()
@@ -244,8 +262,11 @@ struct ConvoyDecodingTests {
         let built = try ConvoySite(example: example)
         #expect(built.failure == nil)
         #expect(built.diagnostics.contains { $0.hasSuffix("warning: origin.latitude: latitude without longitude; the place is left off the map and the directions") })
+        // Nested the same (docs/exports.md, "Convoys"): it was an error, "required field is missing".
         example["origin"] = ["name": "Union Station", "coordinate": ["longitude": -87.6403]]
-        #expect(try example.decodingError() != nil, "a nested coordinate still needs both")
+        let nested = try ConvoySite(example: example)
+        #expect(nested.failure == nil)
+        #expect(nested.diagnostics.contains { $0.hasSuffix("warning: origin.coordinate.longitude: longitude without latitude; the place is left off the map and the directions") })
     }
 
     @Test("A place at latitude 0, longitude 0 (one the app did not locate) is left off the map and the directions, with a warning")

@@ -104,6 +104,24 @@ struct ConvoyRulesTests {
         #expect(convoy.vehicles[0].seatsUsed == 1)
     }
 
+    @Test("A driver who declined, or a viewer listed as driver, does not count for readiness; the viewer is warned about")
+    func declinedOrViewerDriverIsNoDriver() throws {
+        let declined = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-declined", "capacity": 4]], status: "draft")
+        #expect(declined.readiness.last == ReadinessItem(requirement: "At least one vehicle with a driver", isDone: false))
+        #expect(declined.warnings.map(\.message) == [
+            "vehicle \"Car\": \"Del\" declined the convoy but is listed as its driver; the page still shows them there and counts their seat",
+        ])
+        let viewer = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-watcher", "capacity": 4]], status: "draft")
+        #expect(viewer.readiness.last == ReadinessItem(requirement: "At least one vehicle with a driver", isDone: false))
+        #expect(viewer.warnings.map(\.message) == [
+            "vehicle \"Car\": \"Vi\" is a viewer of the convoy but is listed as its driver; the readiness checklist does not count them as a driver",
+        ])
+        // Beside a driver who drives, the checklist is done.
+        let both = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-declined", "capacity": 4],
+                                         ["id": "w", "label": "Van", "driverId": "p-driver", "capacity": 4]], status: "draft")
+        #expect(both.readiness.last == ReadinessItem(requirement: "At least one vehicle with a driver", isDone: true))
+    }
+
     @Test("Warnings: a ready convoy failing the checklist, over capacity, unknown driver and passenger (at the vehicle, naming it), unmatched leader")
     func warnings() throws {
         var example = ConvoyExample()
@@ -162,13 +180,14 @@ struct ConvoyRulesTests {
         #expect(convoy.peopleInSeveralSeats[2].seats == [Convoy.Seat(vehicle: 0, isDriver: false), Convoy.Seat(vehicle: 1, isDriver: false)])
         // Each vehicle is named once, with the person's roles in it.
         #expect(convoy.warnings.map(\.message) == [
+            "vehicle \"Tandem\": \"Vi\" is a viewer of the convoy but is listed as its driver; the readiness checklist does not count them as a driver",
             "\"Olive\" is seated in more than one vehicle: \"Blue Car\" (driver) and \"Minibus\" (driver and passenger, listed 3 times); a person rides in one vehicle",
             "\"Dan\" is seated in more than one vehicle: \"Red Van\" (driver) and \"Coupe\" (driver); a person rides in one vehicle",
             "\"Rosa\" is seated in more than one vehicle: \"Red Van\" (passenger) and \"Blue Car\" (passenger); a person rides in one vehicle",
             "\"Wes\" is seated in more than one vehicle: \"Red Van\" (passenger) and \"Bike\" (driver and passenger); a person rides in one vehicle",
             "\"Vi\" is listed twice in \"Tandem\" (driver and passenger); one seat is counted",
         ])
-        #expect(convoy.warnings.map(\.field) == ["vehicles[5]", "vehicles[3]", "vehicles[1]", "vehicles[2]", "vehicles[4]"])
+        #expect(convoy.warnings.map(\.field) == ["vehicles[4]", "vehicles[5]", "vehicles[3]", "vehicles[1]", "vehicles[2]", "vehicles[4]"])
     }
 
     @Test("Someone driving 1,000 vehicles: the warning and the page name five and count the rest")

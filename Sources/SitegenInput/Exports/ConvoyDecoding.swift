@@ -52,8 +52,16 @@ extension ExportDecoder {
         var participantIndex: [String: Int] = [:]
         for participantField in participantFields {
             let (participantId, participant) = try convoyParticipant(participantField)
-            // A repeated id keeps its first person; the app never writes one.
-            if participantIndex[participantId] == nil { participantIndex[participantId] = participants.count }
+            // A repeated id keeps its first person: seats name people by id, so the second was
+            // shown both riding (as the first) and under "Still needs a seat".
+            if let first = participantIndex[participantId] {
+                if let idField = try? participantField.object().required("id") {
+                    notes?.warning(at: idField, "this participant (\(quoted(participant.displayName))) has the id of \(quoted(participants[first].displayName)), listed before; only the first is shown",
+                                   summary: "participants listed twice with one id; only the first is shown")
+                }
+                continue
+            }
+            participantIndex[participantId] = participants.count
             participants.append(participant)
         }
         let seatHolder: (JSONField) throws(FieldError) -> SeatHolder = { idField in

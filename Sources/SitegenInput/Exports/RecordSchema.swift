@@ -82,8 +82,8 @@ extension RecordSchema {
         required: [["name"]],
         optional: ["address", "latitude", "longitude", "coordinate"],
         nested: [("coordinate", .object(coordinate))])
-    package static let coordinate = RecordSchema("coordinate",
-        required: [["latitude"], ["longitude"]])
+    // Each optional, as flat: one without the other is a warning (ExportDecoder.convoyPlace).
+    package static let coordinate = RecordSchema("coordinate", required: [], optional: ["latitude", "longitude"])
     package static let checkpoint = RecordSchema("checkpoint",
         required: [["place"], ["order"]],
         optional: ["notes"],

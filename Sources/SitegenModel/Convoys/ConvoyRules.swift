@@ -87,8 +87,9 @@ extension Convoy {
 
     /// The checklist a draft shows (docs/rules.md, "Convoys"), in its order.
     public var readiness: [ReadinessItem] {
+        // A driver who declined, or who only follows the plan (a viewer), drives nobody.
         let hasDriver = vehicles.contains { vehicle in
-            if case .participant = vehicle.driver { return true }
+            if case .participant(let person) = vehicle.driver { return isDriving(participants[person]) }
             return false
         }
         return [
@@ -97,6 +98,11 @@ extension Convoy {
             ReadinessItem(requirement: "Route computed", isDone: route != nil),
             ReadinessItem(requirement: "At least one vehicle with a driver", isDone: hasDriver),
         ]
+    }
+
+    /// Whether a participant listed as a vehicle's driver counts as one for the checklist.
+    func isDriving(_ person: ConvoyParticipant) -> Bool {
+        person.status != .declined && person.role != .viewer
     }
 
     /// The participant's name, or the placeholder for an id that matched nobody.
@@ -135,6 +141,13 @@ extension Convoy {
             for case .unknown(let field) in vehicle.passengers {
                 warnings.append(at.diagnostic(.warning, field: field,
                     "vehicle \(quoted(vehicle.label)): a passenger matches no participant; the page shows \"Unknown passenger\""))
+            }
+            // A viewer follows the plan without travelling (they need no seat), so one listed
+            // as a driver is not counted as one by the checklist: say why.
+            if case .participant(let person) = vehicle.driver, participants[person].role == .viewer,
+               participants[person].status != .declined, status != .completed && status != .cancelled {
+                warnings.append(at.diagnostic(.warning, field: vehicle.location.path,
+                    "vehicle \(quoted(vehicle.label)): \(quoted(participants[person].displayName)) is a viewer of the convoy but is listed as its driver; the readiness checklist does not count them as a driver"))
             }
             // Someone who said they are not coming still holds a seat: the roster would show
             // them riding, and the seat count would leave someone else without one.
