@@ -23,21 +23,22 @@ struct MarkdownSafetyTests {
         #expect(!html.lowercased().contains("<svg"))
     }
 
-    @Test("Only http, https, mailto and relative links keep their target", arguments: [
+    @Test("Only http, https, mailto, tel and relative links stay links; others are their text alone", arguments: [
         ("[a](https://example.org/x)", "<p><a href=\"https://example.org/x\">a</a></p>\n"),
         ("[a](http://example.org)", "<p><a href=\"http://example.org\">a</a></p>\n"),
         ("[a](mailto:ann@example.org)", "<p><a href=\"mailto:ann@example.org\">a</a></p>\n"),
+        ("[call Ann](tel:+1-555-0100)", "<p><a href=\"tel:+1-555-0100\">call Ann</a></p>\n"),
         ("[a](#day-2)", "<p><a href=\"#day-2\">a</a></p>\n"),
         ("[a](../tips/)", "<p><a href=\"../tips/\">a</a></p>\n"),
-        ("[a](javascript:alert(1))", "<p><a href=\"\">a</a></p>\n"),
-        ("[a](JaVaScRiPt:alert(1))", "<p><a href=\"\">a</a></p>\n"),
-        ("[a](&#106;avascript:alert(1))", "<p><a href=\"\">a</a></p>\n"),
-        ("[a](java%0ascript:alert(1))", "<p><a href=\"\">a</a></p>\n"),
-        ("[a](vbscript:msgbox(1))", "<p><a href=\"\">a</a></p>\n"),
-        ("[a](data:text/html;base64,PHNjcmlwdD4=)", "<p><a href=\"\">a</a></p>\n"),
-        ("[a](file:///etc/passwd)", "<p><a href=\"\">a</a></p>\n"),
-        ("[a](sportstime://poll/X7K9M2)", "<p><a href=\"\">a</a></p>\n"),
-        ("<javascript:alert(1)>", "<p><a href=\"\">javascript:alert(1)</a></p>\n"),
+        ("[a](javascript:alert(1))", "<p>a</p>\n"),
+        ("[a](JaVaScRiPt:alert(1))", "<p>a</p>\n"),
+        ("[a](&#106;avascript:alert(1))", "<p>a</p>\n"),
+        ("[a](java%0ascript:alert(1))", "<p>a</p>\n"),
+        ("[a](vbscript:msgbox(1))", "<p>a</p>\n"),
+        ("[a](data:text/html;base64,PHNjcmlwdD4=)", "<p>a</p>\n"),
+        ("[a](file:///etc/passwd)", "<p>a</p>\n"),
+        ("[a](sportstime://poll/X7K9M2)", "<p>a</p>\n"),
+        ("<javascript:alert(1)>", "<p>javascript:alert(1)</p>\n"),
     ])
     func links(markdown: String, expected: String) {
         #expect(MarkdownRenderer.html(markdown) == expected)
@@ -57,7 +58,7 @@ struct MarkdownSafetyTests {
 
     @Test("With urls: files a relative link to a folder names its index.html; other links are left as written", arguments: [
         ("../tips/", "../tips/index.html"), ("tips/#today", "tips/index.html#today"), ("..", "../index.html"),
-        ("./?x=1", "./index.html?x=1"), ("polls/X7K9M2/.", "polls/X7K9M2/./index.html"),
+        ("./?x=1", "./index.html?x=1"), ("polls/X7K9M2/.", "polls/X7K9M2/./index.html"), ("../tips", "../tips/index.html"),
     ])
     func folderLinks(link: String, expected: String) {
         #expect(MarkdownRenderer.indexFileLink(link) == expected)
@@ -67,7 +68,7 @@ struct MarkdownSafetyTests {
     }
 
     @Test("Links that are not relative links to a folder are never given an index.html", arguments: [
-        "/tips/", "#top", "https://example.org/", "mailto:a@b.c", "notes.html", "../tips", "a:b/", "",
+        "/tips/", "#top", "https://example.org/", "mailto:a@b.c", "notes.html", "../assets/site.css", "a:b/", "",
     ])
     func otherLinks(link: String) {
         #expect(MarkdownRenderer.indexFileLink(link) == nil)

@@ -3,8 +3,8 @@ import Foundation
 import SitegenCore
 
 /// Markdown to HTML through cmark-gfm in safe mode: raw HTML is omitted, the tagfilter
-/// extension is on, and on top of cmark's own URL filter only http, https, mailto and
-/// relative links survive. Images from other sites become their alt text (a page never
+/// extension is on, and on top of cmark's own URL filter only http, https, mailto, tel and
+/// relative links survive (any other link is its text alone). Images from other sites become their alt text (a page never
 /// loads anything from another site); relative images and raster images carried in the
 /// text (`data:image/png;…`, as cmark's safe mode allows) stay.
 ///
@@ -116,19 +116,19 @@ public enum MarkdownRenderer {
         let scheme = trimmed[..<colon]
         // A ':' after '/', '?' or '#' is not a scheme separator ("page#a:b", "/x:y").
         if scheme.contains(where: { "/?#".contains($0) }) { return true }
-        return ["http", "https", "mailto"].contains(scheme.lowercased())
+        return ["http", "https", "mailto", "tel"].contains(scheme.lowercased())
     }
 
     /// Output bytes charged per node (its tags), before its text.
     package static let bytesPerNode = 32
 
-    /// Blanks disallowed link targets and turns non-relative images into their alt text.
+    /// Turns links to disallowed targets into their text, and non-relative images into their alt text.
     /// Returns false, leaving the tree half-walked, as soon as the HTML it would render
     /// could exceed `maxOutputBytes`: every node's tags, and every link's URL and title,
     /// which a reference link repeats at each use. The walk stops there, so the work and
     /// memory spent on a hostile text are bounded by the limit, not by its expansion.
     private static func restrictLinks(in document: OpaquePointer, indexLinks: Bool) -> Bool {
-        var images: [OpaquePointer] = []
+        var unwrapped: [OpaquePointer] = []
         guard let iterator = cmark_iter_new(document) else { return true }
         defer { cmark_iter_free(iterator) }
         var estimate = 0
@@ -147,20 +147,21 @@ public enum MarkdownRenderer {
             if estimate > maxOutputBytes { return false }
             let url = rawURL.map { String(cString: $0) } ?? ""
             if type == CMARK_NODE_LINK, !isAllowedLink(url) {
-                cmark_node_set_url(node, "")
+                // Its text without the link: an empty href was a dead link to the page itself.
+                unwrapped.append(node)
             } else if type == CMARK_NODE_LINK, indexLinks, let indexed = indexFileLink(url) {
                 estimate += indexed.utf8.count - url.utf8.count
                 cmark_node_set_url(node, indexed)
             } else if type == CMARK_NODE_IMAGE, !isInlineImage(url), !isAllowedLink(url) || url.contains(":") || url.hasPrefix("//") {
-                images.append(node)
+                unwrapped.append(node)
             }
         }
         // Modify the tree only after iterating it.
-        for image in images {
-            while let child = cmark_node_first_child(image) {
-                cmark_node_insert_before(image, child)
+        for node in unwrapped {
+            while let child = cmark_node_first_child(node) {
+                cmark_node_insert_before(node, child)
             }
-            cmark_node_free(image)
+            cmark_node_free(node)
         }
         return true
     }
@@ -177,6 +178,9 @@ public enum MarkdownRenderer {
         let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         if path.hasSuffix("/") { return path + "index.html" + url[end...] }
         if last == "." || last == ".." { return path + "/index.html" + url[end...] }
+        // A name without an extension is one of the site's folders (`../tips`): a host adds
+        // the slash, a browser on disk would list the folder.
+        if !last.isEmpty, !last.contains(".") { return path + "/index.html" + url[end...] }
         return nil
     }
 
