@@ -94,6 +94,17 @@ struct ConvoyPageTests {
         #expect(page.contains("<p class=\"seats\">1 of 15 seats · 14 seats free</p>"))
     }
 
+    @Test("Headings in notes sit below the heading of their part of the page: a # in a vehicle's notes is an h4")
+    func headingsInNotes() throws {
+        var example = ConvoyExample()
+        example["notes"] = "# Plan\n\nMeet early."
+        example.changeVehicle { $0["notes"] = "# Packing\n\n## Roof box\n\nSkis only." }
+        let page = try ConvoySite(example: example).page(ConvoySite.examplePage)
+        #expect(page.contains("<div class=\"prose\"><h2>Plan</h2>\n<p>Meet early.</p>\n</div>"))
+        #expect(page.contains("<div class=\"prose small\"><h4>Packing</h4>\n<h5>Roof box</h5>\n<p>Skis only.</p>\n</div>"))
+        #expect(page.components(separatedBy: "<h1").count == 2)
+    }
+
     @Test("A complete draft ticks every item with \"Done\"")
     func completeDraft() throws {
         let page = try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)

@@ -74,6 +74,19 @@ struct MarkdownSafetyTests {
         #expect(MarkdownRenderer.indexFileLink(link) == nil)
     }
 
+    @Test("Headings are placed below the heading the text sits under, keeping their steps, at most h6")
+    func headingsBelow() {
+        let text = "# One\n\n## Two\n\n#### Four\n"
+        #expect(MarkdownRenderer.html(text, headingsBelow: 1) == "<h2>One</h2>\n<h3>Two</h3>\n<h5>Four</h5>\n")
+        #expect(MarkdownRenderer.html(text, headingsBelow: 3) == "<h4>One</h4>\n<h5>Two</h5>\n<h6>Four</h6>\n")
+        // A text whose top heading is ## starts at the next level all the same.
+        #expect(MarkdownRenderer.html("## Plan\n\n### Day\n", headingsBelow: 1) == "<h2>Plan</h2>\n<h3>Day</h3>\n")
+        #expect(MarkdownRenderer.html("Setext\n===\n", headingsBelow: 2) == "<h3>Setext</h3>\n")
+        #expect(MarkdownRenderer.html(text) == "<h1>One</h1>\n<h2>Two</h2>\n<h4>Four</h4>\n")
+        // Cached apart: the same text under another heading is rendered again.
+        #expect(MarkdownRenderer.html(text, headingsBelow: 1) != MarkdownRenderer.html(text, headingsBelow: 2))
+    }
+
     @Test("GFM extensions work: tables, strikethrough, autolinks, task lists")
     func extensions() {
         #expect(MarkdownRenderer.html("| a | b |\n|---|---|\n| 1 | 2 |\n").contains("<table>"))

@@ -34,15 +34,18 @@ public enum MarkdownRenderer {
 
     /// `indexLinks` (`urls: files`): a relative link to a folder (`../tips/`) names its
     /// `index.html`, since a browser opening the site from disk shows a folder as a listing.
-    public static func html(_ markdown: String, indexLinks: Bool = false) -> String {
-        let key = indexLinks ? "\u{1}" + markdown : markdown
+    /// `headingsBelow`: the level of the page's heading the text sits under; the text's
+    /// top headings become the next level, the others keep their steps below them (capped
+    /// at 6), so a `#` in a trip's notes is not a second `<h1>` inside a card.
+    public static func html(_ markdown: String, indexLinks: Bool = false, headingsBelow: Int = 0) -> String {
+        let key = (indexLinks ? "\u{1}" : "") + (headingsBelow > 0 ? String(UnicodeScalar(UInt8(0x10 + min(headingsBelow, 6)))) : "") + markdown
         lock.lock()
         if let cached = recent[key] {
             lock.unlock()
             return cached
         }
         lock.unlock()
-        let rendered = render(markdown, indexLinks: indexLinks)
+        let rendered = render(markdown, indexLinks: indexLinks, headingsBelow: headingsBelow)
         lock.withLock {
             if recent.count >= recentLimit { recent.removeAll(keepingCapacity: true) }
             recent[key] = rendered
@@ -50,7 +53,7 @@ public enum MarkdownRenderer {
         return rendered
     }
 
-    private static func render(_ markdown: String, indexLinks: Bool) -> String {
+    private static func render(_ markdown: String, indexLinks: Bool, headingsBelow: Int) -> String {
         // cmark copies reference links while parsing: too many copies are refused unparsed.
         guard ReferenceExpansion.estimate(markdown) <= ReferenceExpansion.budget(forTextOf: markdown.utf8.count) else {
             return tooComplexNotice
@@ -62,6 +65,7 @@ public enum MarkdownRenderer {
             // Counted before rendering: one short reference definition used thousands of times
             // would otherwise render hundreds of megabytes first and be refused after.
             guard restrictLinks(in: document, indexLinks: indexLinks) else { return tooComplexNotice }
+            if headingsBelow > 0 { placeHeadings(in: document, below: headingsBelow) }
             // Passing the parser's extension list matters: NULL silently disables tagfilter.
             guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
             defer { free(rendered) }
@@ -96,6 +100,26 @@ public enum MarkdownRenderer {
         guard let document = cmark_parser_finish(parser) else { return nil }
         defer { cmark_node_free(document) }
         return body(document, parser)
+    }
+
+    /// Moves the text's headings so the highest is one level below `level`, keeping their
+    /// steps (capped at 6): see `html(_:indexLinks:headingsBelow:)`.
+    private static func placeHeadings(in document: OpaquePointer, below level: Int) {
+        var headings: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING {
+                headings.append(node)
+            }
+        }
+        cmark_iter_free(iterator)
+        guard let top = headings.map({ cmark_node_get_heading_level($0) }).min() else { return }
+        let shift = Int32(level) + 1 - top
+        for heading in headings {
+            cmark_node_set_heading_level(heading, min(6, max(1, cmark_node_get_heading_level(heading) + shift)))
+        }
     }
 
     /// Each table in a box of its own that scrolls sideways (the theme's `.table-scroll`,

@@ -72,7 +72,7 @@ package enum ConvoyPages {
             title: convoy.title,
             status: convoy.status.label,
             statusClass: convoy.status.rawValue,
-            notesHTML: convoy.notes.map(kit.markdown),
+            notesHTML: convoy.notes.map { kit.markdown($0, below: 1) },
             checklist: checklist(convoy),
             routeLine: convoy.routeLine,
             routeMap: routeMap(convoy),
@@ -138,7 +138,7 @@ package enum ConvoyPages {
     package static func stops(_ convoy: Convoy, kit: RenderKit) -> [ConvoyPageModel.Stop] {
         func stop(_ kind: String, _ place: ConvoyPlace?, notes: String? = nil, missing: String? = nil) -> ConvoyPageModel.Stop {
             ConvoyPageModel.Stop(kind: kind, name: place?.name, address: place?.address,
-                                 missing: place == nil ? missing : nil, stopNotesHTML: notes.map(kit.markdown))
+                                 missing: place == nil ? missing : nil, stopNotesHTML: notes.map { kit.markdown($0, below: 2) })
         }
         var rows = [stop("Start", convoy.origin)]
         for (index, checkpoint) in convoy.checkpoints.enumerated() {
@@ -164,7 +164,7 @@ package enum ConvoyPages {
             driver: vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
             hasDriver: vehicle.driver != nil,
             passengers: vehicle.distinctPassengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
-            vehicleNotesHTML: vehicle.notes.map(kit.markdown))
+            vehicleNotesHTML: vehicle.notes.map { kit.markdown($0, below: 3) })
     }
 
     /// Owners, drivers, passengers, viewers — each group in the export's order.

@@ -23,7 +23,7 @@ package enum HomePage {
         let morePages = MarkdownPages.outsideNavigation(site.pages)
         let model = HomePageModel(
             title: config.title,
-            descriptionHTML: config.description.map(kit.markdown),
+            descriptionHTML: config.description.map { kit.markdown($0, below: 1) },
             listPolls: config.listPolls && !site.polls.isEmpty,
             polls: config.listPolls ? site.polls.map { poll in
                 HomePageModel.Poll(title: poll.title, href: kit.href(poll.path, from: ""),

@@ -69,7 +69,7 @@ package enum ItineraryPages {
             name: trip.name,
             dates: dates,
             totals: totals,
-            notesHTML: trip.notes.map(kit.markdown),
+            notesHTML: trip.notes.map { kit.markdown($0, below: 1) },
             itineraryHref: published.itineraryPath.map { kit.href($0, from: path) },
             calendar: published.calendarPath.map { HandoffLinks.calendar($0, from: path, kit: kit) },
             routeFileHref: published.routeFilePath.map { kit.href($0, from: path) },
@@ -163,7 +163,7 @@ package enum ItineraryPages {
             // and drives there show their dates; an item has only its day).
             return TimelineEntry(kind: "item item-\(item.category.rawValue)", icon: item.category.icon, label: item.category.label,
                                  title: item.title, detail: dated ? "Set for day \(item.anchorDay)" : nil,
-                                 entryNotesHTML: item.notes.map(kit.markdown))
+                                 entryNotesHTML: item.notes.map { kit.markdown($0, below: 3) })
         }
     }
 }

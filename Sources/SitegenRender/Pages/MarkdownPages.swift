@@ -144,7 +144,7 @@ package enum MarkdownPages {
 
     package static func file(for page: MarkdownPage) -> PlannedFile {
         PlannedFile(path: SiteLinks.file(for: page.path)) { kit in
-            let bodyHTML = kit.markdown(page.markdown)
+            let bodyHTML = kit.markdown(page.markdown, below: 1)
             let description = page.frontMatter.description
                 ?? MarkdownRenderer.plainText(page.markdown).nilIfEmpty
                 ?? "\(page.frontMatter.title) · \(kit.config.title)"

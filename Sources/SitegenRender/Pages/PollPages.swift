@@ -141,7 +141,7 @@ package enum PollPages {
         var model = PollPageModel(
             title: poll.title,
             shareCode: poll.shareCode.value,
-            descriptionHTML: poll.description.map(kit.markdown),
+            descriptionHTML: poll.description.map { kit.markdown($0, below: 1) },
             votersText: votersSentence(counted, setAside: results.ballots.invalid, tripCount: trips.count),
             hasVotes: counted > 0,
             standings: standings,
@@ -206,6 +206,6 @@ package enum PollPages {
             games: Formatting.count(trip.totalGames, "game"),
             miles: Formatting.miles(meters: trip.totalDistanceMeters),
             driving: Formatting.duration(seconds: trip.totalDrivingSeconds),
-            notesHTML: trip.notes.map(kit.markdown))
+            notesHTML: trip.notes.map { kit.markdown($0, below: 3) })
     }
 }

@@ -51,9 +51,10 @@ public struct RenderKit: Sendable {
     }
 
     /// Markdown from the inputs as HTML, its links to folders made to work from disk with
-    /// `urls: files`.
-    package func markdown(_ text: String) -> String {
-        MarkdownRenderer.html(text, indexLinks: config.urls == .files)
+    /// `urls: files`, its headings placed below the page's heading of level `below` that it
+    /// sits under in the default templates (docs/templates.md, "Markdown").
+    package func markdown(_ text: String, below: Int) -> String {
+        MarkdownRenderer.html(text, indexLinks: config.urls == .files, headingsBelow: below)
     }
 
     public struct NavigationItem: Sendable {
