@@ -14,7 +14,9 @@ extension ExportSet {
         dates += convoys.map(\.modifiedAt)
         dates += customItems.map(\.modifiedAt)
         dates += optionSets.compactMap(\.generatedAt)
-        if let newest = dates.max() { return newest }
+        // A record time no app can have saved (warned about when read) dates nothing, unless
+        // it is all there is.
+        if let newest = dates.filter(ExportDecoder.recordTimes.contains).max() ?? dates.max() { return newest }
         // No record says when it was made (a site of itineraries, games and option sets
         // without `generatedAt`): the newest date they plan, rather than 2001-01-01, which
         // calendars showed as their DTSTAMP and the tips page as its date.

@@ -316,6 +316,20 @@ struct HostileRoundTwoTests {
         #expect(try site.read("Output/manifest.json").contains("\"buildTime\": \"2026-05-09T06:13:20Z\""))
     }
 
+    @Test("A record time no app can have saved (year 4852, 1908) is warned about at the field and does not date the site")
+    func implausibleRecordTime() throws {
+        let site = try goldenSite()
+        let votes = try site.read("Data/votes/tie.json")
+        try site.write("Data/votes/tie.json", votes
+            .replacingOccurrences(of: #""votedAt": "2026-05-05T10:00:00Z", "modifiedAt": "2026-05-05T10:00:00Z""#, with: #""votedAt": -2.9e9, "modifiedAt": 9e10"#))
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Data/votes/tie.json:2:155: warning: [0].votedAt: 1909-02-08T04:26:40Z is outside 2001–2100, not a time the app can have saved; it is shown as it is but does not date the site\n"))
+        #expect(result.stderr.contains("Data/votes/tie.json:2:177: warning: [0].modifiedAt: 4852-12-26T16:00:00Z is outside 2001–2100, not a time the app can have saved; it is shown as it is but does not date the site\n"))
+        #expect(try site.read("Output/manifest.json").contains("\"buildTime\": \"2026-05-09T06:13:20Z\""))
+        #expect(!(try site.read("Output/tips/index.html")).contains("4852"))
+    }
+
     @Test("An input changed while the build reads it is not published under its old hash")
     func changedDuringBuild() throws {
         let site = try goldenSite()

@@ -114,8 +114,8 @@ extension ExportDecoder {
             route: try fields.optional("route").map { (f) throws(FieldError) in try convoyRoute(f) },
             vehicles: vehicles,
             participants: participants,
-            createdAt: try date(try fields.required("createdAt")),
-            modifiedAt: try date(try fields.required("modifiedAt")),
+            createdAt: try recordTime(try fields.required("createdAt")),
+            modifiedAt: try recordTime(try fields.required("modifiedAt")),
             source: source,
             recordPath: field.path.description,
             unmatchedLeader: unmatchedLeader

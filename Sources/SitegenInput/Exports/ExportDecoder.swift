@@ -54,8 +54,8 @@ public struct ExportDecoder: Sendable {
             title: title,
             shareCode: code,
             trips: trips,
-            createdAt: try date(try fields.required("createdAt")),
-            modifiedAt: try date(try fields.required("modifiedAt")),
+            createdAt: try recordTime(try fields.required("createdAt")),
+            modifiedAt: try recordTime(try fields.required("modifiedAt")),
             description: try fields.optional("description").map { (f) throws(FieldError) in try markdown(f) },
             source: source
         )
@@ -82,8 +82,8 @@ public struct ExportDecoder: Sendable {
             pollId: pollId,
             voterId: voterId,
             rankings: rankings,
-            votedAt: try date(try fields.required("votedAt")),
-            modifiedAt: try date(try fields.required("modifiedAt")),
+            votedAt: try recordTime(try fields.required("votedAt")),
+            modifiedAt: try recordTime(try fields.required("modifiedAt")),
             source: source
         )
     }
@@ -211,6 +211,22 @@ public struct ExportDecoder: Sendable {
             plausibility?.numeric(number, read: value, path: field.path, source: locator?(field.node.offset))
         } else {
             plausibility?.unambiguous(value)
+        }
+        return value
+    }
+
+    /// The times a record can say it was made, changed or voted at: from 2001, where the
+    /// app's dates count from, to the end of 2100. A `modifiedAt` of year 4852 (a corrupt
+    /// value) dated the whole site — its "last updated", the tips page's day — without a word.
+    package static let recordTimes = Date(timeIntervalSinceReferenceDate: 0)..<Date(timeIntervalSince1970: 4_133_980_800)
+
+    /// A record's own time (`createdAt`, `modifiedAt`, `votedAt`, `generatedAt`): a date, with a
+    /// warning outside `recordTimes`; such a time does not date the site (`buildTime`).
+    package func recordTime(_ field: JSONField) throws(FieldError) -> Date {
+        let value = try date(field)
+        if !Self.recordTimes.contains(value) {
+            notes?.warning(at: field, "\(Formatting.iso8601(value)) is outside 2001–2100, not a time the app can have saved; it is shown as it is but does not date the site",
+                           summary: "record times outside 2001–2100 are shown as they are but do not date the site")
         }
         return value
     }

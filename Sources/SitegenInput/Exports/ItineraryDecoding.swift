@@ -54,8 +54,8 @@ extension ExportDecoder {
         var item = CustomItem(
             id: id, tripId: tripId, category: category, title: title, anchor: anchor,
             anchorDay: try count(anchorDayField, max: Self.maxAnchorDay, min: -Self.maxAnchorDay),
-            createdAt: try date(try fields.required("createdAt")),
-            modifiedAt: try date(try fields.required("modifiedAt")),
+            createdAt: try recordTime(try fields.required("createdAt")),
+            modifiedAt: try recordTime(try fields.required("modifiedAt")),
             notes: try fields.optional("notes").map { (f) throws(FieldError) in try markdown(f) },
             source: source
         )

@@ -31,7 +31,7 @@ extension ExportDecoder {
         return TripOptionSet(
             id: id?.text,
             title: title,
-            generatedAt: try fields.optional("generatedAt").map { (f) throws(FieldError) in try date(f) },
+            generatedAt: try fields.optional("generatedAt").map { (f) throws(FieldError) in try recordTime(f) },
             trips: try fields.required("options").array { (f) throws(FieldError) in try trip(f) },
             slug: slug,
             source: source,
