@@ -235,7 +235,8 @@ struct AppExportTests {
         ]}
         """)
         #expect(votes.map { ($0.votedAt.timeIntervalSince1970 * 1000).rounded() } == [631_151_999])
-        #expect(diagnostics == [])
+        // Not read as seconds; a time of 1970 is warned about as no app's (it dates nothing).
+        #expect(diagnostics == ["Data/votes/v.json:6:36: warning: records[0].fields.votedAt: 1970-01-08T07:19:11Z is outside 2001–2100, not a time the app can have saved; it is shown as it is but does not date the site"])
     }
 
     @Test("A malformed dump is a positioned error", arguments: [
@@ -357,7 +358,8 @@ struct AppExportTests {
         let noLatitude = trip.replacingOccurrences(of: #""latitude":43.04,"#, with: "")
         #expect(nameless != trip && noLatitude != trip)
         try site.write("Data/polls/p.json", ExportDecodingTests().pollJSON(trips: "[\(trip),\n\(nameless),\n\(noLatitude)]"))
-        // A convoy whose origin lacks a name and whose checkpoint's coordinate a longitude.
+        // A convoy whose origin lacks a name (its checkpoint's coordinate without a longitude
+        // is only a warning, as for a flat one).
         try site.write("Data/convoys/c.json", """
             {"id": "c1", "title": "C", "status": "draft", "createdAt": "2026-05-01", "modifiedAt": "2026-05-01",
              "origin": {"latitude": 41.8, "longitude": -87.6},
@@ -365,7 +367,6 @@ struct AppExportTests {
             """)
         #expect(try site.checkErrors().sorted() == [
             #"Data/convoys/c.json:2:12: error: origin.name: required field is missing"#,
-            #"Data/convoys/c.json:3:68: error: checkpoints[0].place.coordinate.longitude: required field is missing"#,
             #"Data/polls/p.json:12:11: error: tripSnapshots[2].stops[1].latitude: required field is missing"#,
             #"Data/polls/p.json:6:1: error: tripSnapshots[1].name: required field is missing"#,
             #"Data/trips/t.json:1:1: error: name: required field is missing"#,

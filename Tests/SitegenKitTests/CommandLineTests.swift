@@ -152,7 +152,7 @@ struct CommandLineTests {
     func misspeltSection() throws {
         let (_, result) = try run("check", editing: "convoy", [("{{#people}}", "{{#peple}}"), ("{{/people}}", "{{/peple}}")])
         #expect(result.status == 2)
-        #expect(result.stderr == "Templates/convoy.mustache:98:9: error: {{#peple}}: no such variable in {{#needsSeat}} or on a convoy page (did you mean \"people\"?)\n")
+        #expect(result.stderr == "Templates/convoy.mustache:101:9: error: {{#peple}}: no such variable in {{#needsSeat}} or on a convoy page (did you mean \"people\"?)\n")
     }
 
     /// The golden site built once: the site, its output's files, and its build state's URL.

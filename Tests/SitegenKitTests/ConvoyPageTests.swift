@@ -105,6 +105,16 @@ struct ConvoyPageTests {
         #expect(page.components(separatedBy: "<h1").count == 2)
     }
 
+    @Test("A convoy nobody has joined says so under People, not an empty heading")
+    func nobodyJoined() throws {
+        var example = ConvoyExample()
+        example["participants"] = []
+        example.changeVehicle { $0["driverId"] = nil; $0["passengerIds"] = [] }
+        let page = try ConvoySite(example: example).page(ConvoySite.examplePage)
+        #expect(page.contains("<h2 id=\"people-heading\">People</h2>\n    <p class=\"callout\">Nobody has joined yet.</p>"))
+        #expect(!(try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)).contains("Nobody has joined yet."))
+    }
+
     @Test("A complete draft ticks every item with \"Done\"")
     func completeDraft() throws {
         let page = try ConvoySite(example: ConvoyExample()).page(ConvoySite.examplePage)
