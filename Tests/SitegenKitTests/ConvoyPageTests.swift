@@ -105,6 +105,30 @@ struct ConvoyPageTests {
         #expect(page.components(separatedBy: "<h1").count == 2)
     }
 
+    @Test("Names in the order people count: numbers as numbers, letters without case")
+    func naturalOrder() {
+        let names = ["Convoy 10", "convoy 2", "Convoy 1", "Convoy 02b", "Convoy", "Bus", "Convoy 2a", "Convoy 100"]
+        #expect(names.sorted(by: NaturalOrder.precedes) == ["Bus", "Convoy", "Convoy 1", "convoy 2", "Convoy 2a", "Convoy 02b", "Convoy 10", "Convoy 100"])
+        #expect(NaturalOrder.compare("Car 007", "car 7") == 0)
+    }
+
+    @Test("The home page lists convoys on the road first, cancelled last, each group by title as people count")
+    func homeOrder() throws {
+        var convoys: [String: String] = [:]
+        for (index, (title, status)) in [("Convoy 10", "active"), ("Convoy 2", "active"), ("Ski run", "cancelled"),
+                                         ("Convoy 1", "completed"), ("Airport", "draft"), ("Beach", "ready")].enumerated() {
+            var example = ConvoyExample()
+            example["id"] = "c\(index)"
+            example["title"] = title
+            example["status"] = status
+            convoys["c\(index).json"] = example.json
+        }
+        let home = try ConvoySite(convoys: convoys).page("index.html")
+        let order = ["Convoy 2", "Convoy 10", "Beach", "Airport", "Convoy 1", "Ski run"].map { home.range(of: ">\($0)</a></h3>")?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil })
+        #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted())
+    }
+
     @Test("A convoy nobody has joined says so under People, not an empty heading")
     func nobodyJoined() throws {
         var example = ConvoyExample()

@@ -42,10 +42,18 @@ extension Convoy {
 
 /// `/convoys/ID/`: who rides in which car, where the convoy stops, and whether it is ready (docs/rules.md, "Convoys").
 package enum ConvoyPages {
-    /// Convoys in the order the home page lists them: by title, then id.
+    /// Convoys in the order the home page lists them: those on the road first, then ready,
+    /// being planned, completed and cancelled; within each by title as people count
+    /// ("Convoy 2" before "Convoy 10"), then id.
     package static func sorted(_ convoys: [Convoy]) -> [Convoy] {
-        convoys.sorted { ($0.title.lowercased(), $0.id.value) < ($1.title.lowercased(), $1.id.value) }
+        convoys.sorted { a, b in
+            if a.status != b.status { return statusOrder.firstIndex(of: a.status)! < statusOrder.firstIndex(of: b.status)! }
+            let titles = NaturalOrder.compare(a.title, b.title)
+            return titles != 0 ? titles < 0 : a.id.value < b.id.value
+        }
     }
+
+    private static let statusOrder: [ConvoyStatus] = [.active, .ready, .draft, .completed, .cancelled]
 
     /// The page, and its GPX route when the convoy has one.
     package static func files(for convoy: Convoy) -> [PlannedFile] {

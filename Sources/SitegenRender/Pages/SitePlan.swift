@@ -22,7 +22,7 @@ public struct SiteModel: Sendable {
     public var polls: [PollSummary] = []
     /// Files copied from `Templates/assets/`.
     public var assets: [Asset] = []
-    /// By title, then id (ConvoyPages.sorted).
+    /// By status, title, then id (ConvoyPages.sorted).
     public var convoys: [Convoy] = []
     /// Trip-option sets, in file order.
     public var optionSets: [TripOptionSet] = []
