@@ -157,8 +157,7 @@ public struct Trip: Sendable, Encodable, Equatable {
     public var routeCities: [String] {
         var cities: [String] = []
         var last: String?
-        for (stop, name) in zip(stops, stopNames) {
-            let key = "\(stop.city.lowercased())|\(stop.state.lowercased())"
+        for (key, name) in zip(cityKeys, stopNames) {
             if key != last { cities.append(name) }
             last = key
         }
@@ -169,8 +168,7 @@ public struct Trip: Sendable, Encodable, Equatable {
     public var distinctCities: [String] {
         var seen = Set<String>()
         var cities: [String] = []
-        for (stop, name) in zip(stops, stopNames) {
-            let key = "\(stop.city.lowercased())|\(stop.state.lowercased())"
+        for (key, name) in zip(cityKeys, stopNames) {
             if seen.insert(key).inserted { cities.append(name) }
         }
         return cities
@@ -181,10 +179,28 @@ public struct Trip: Sendable, Encodable, Equatable {
     /// (city, state) pairs, and "Portland → Portland · 2 cities" read as a mistake.
     public var stopNames: [String] {
         var states: [String: Set<String>] = [:]
-        for stop in stops { states[stop.city.lowercased(), default: []].insert(stop.state.lowercased()) }
+        let stopStates = self.stopStates
+        for (stop, state) in zip(stops, stopStates) { states[stop.city.lowercased(), default: []].insert(state) }
         return stops.map { stop in
             states[stop.city.lowercased()]!.count > 1 && !stop.state.isEmpty ? "\(stop.city), \(stop.state)" : stop.city
         }
+    }
+
+    /// Each stop's state, lower-cased; for a stop exported without one, the state of the
+    /// trip's other stops in that city when they all have the same: "Chicago" then
+    /// "Chicago, IL" read "Chicago → Chicago, IL · 2 cities".
+    var stopStates: [String] {
+        var states: [String: Set<String>] = [:]
+        for stop in stops where !stop.state.isEmpty { states[stop.city.lowercased(), default: []].insert(stop.state.lowercased()) }
+        return stops.map { stop in
+            if stop.state.isEmpty, let known = states[stop.city.lowercased()], known.count == 1 { return known.first! }
+            return stop.state.lowercased()
+        }
+    }
+
+    /// Each stop's (city, state) as one key, states as `stopStates` gives them.
+    private var cityKeys: [String] {
+        zip(stops, stopStates).map { "\($0.city.lowercased())|\($1)" }
     }
 }
 

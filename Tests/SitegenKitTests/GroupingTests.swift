@@ -63,6 +63,14 @@ struct GroupingTests {
         let five = GroupingSample.boundary[2]
         #expect(five.stopNames == ["Chicago", "Milwaukee", "chicago"])
         #expect(five.distinctCities == ["Chicago", "Milwaukee"])
+        // A stop exported without its state is the city the others of that name are in.
+        let stateless = GroupingSample.trip("Stateless", cities: [("Chicago", ""), ("Milwaukee", "WI"), ("Chicago", "IL")])
+        #expect(stateless.stopNames == ["Chicago", "Milwaukee", "Chicago"])
+        #expect(stateless.distinctCities == ["Chicago", "Milwaukee"])
+        #expect(stateless.routeCities == ["Chicago", "Milwaukee", "Chicago"])
+        // Unless those are in more than one state: then it cannot be told which.
+        let unsure = GroupingSample.trip("Unsure", cities: [("Springfield", ""), ("Springfield", "IL"), ("Springfield", "MO")])
+        #expect(unsure.distinctCities == ["Springfield", "Springfield, IL", "Springfield, MO"])
     }
 
     @Test("View names are the URL segments of docs/rules.md, in tab order")
