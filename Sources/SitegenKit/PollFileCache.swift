@@ -29,7 +29,7 @@ import SitegenRender
 /// is copied from there into the next cache as the same bytes. Decoded whole, the shares of
 /// a 10,000-poll site held 20 MB of heap through the read stage (docs/performance.md).
 struct PollFileCache: Sendable {
-    static let format = "sitegen-polls 5"
+    static let format = "sitegen-polls 6"
 
     /// Everything but the file's own bytes, its ballots and its polls' links its share depends on.
     let context: String
@@ -165,8 +165,21 @@ struct PollFileCache: Sendable {
     // MARK: Writing
 
     /// The cache a piece at a time: a head (format, context, build), then each poll file's
-    /// share in path order, then each vote file's, in BinaryWriter's binary.
-    func write(to sink: ([UInt8]) throws -> Void) throws {
+    /// share in path order, then each vote file's, in BinaryWriter's binary, then the SHA-256
+    /// of all of it (`decode` checks it).
+    func write(to output: ([UInt8]) throws -> Void) throws {
+        var hasher = ContentHasher()
+        func sink(_ bytes: [UInt8]) throws {
+            hasher.update(bytes)
+            try output(bytes)
+        }
+        try writeBody(to: sink)
+        var digest: [UInt8] = []
+        hasher.finalize().appendBytes(to: &digest)
+        try output(digest)
+    }
+
+    private func writeBody(to sink: ([UInt8]) throws -> Void) throws {
         var head = BinaryWriter()
         head.string(Self.format)
         head.string(context)
@@ -315,7 +328,15 @@ struct PollFileCache: Sendable {
     /// The cache in `bytes` when it was written with `context` by the build `build`; nil
     /// otherwise or when it cannot be read (then every poll file is read). The poll files'
     /// shares are only located: each is read again through `last` when it is used.
-    static func decode(_ bytes: UnsafeRawBufferPointer, context: String, build: String, last: LastCacheBytes) -> PollFileCache? {
+    static func decode(_ whole: UnsafeRawBufferPointer, context: String, build: String, last: LastCacheBytes) -> PollFileCache? {
+        // Checked whole before anything is used: a flipped bit in a share published a poll as
+        // "Nobody has voted yet" (its ballots' poll id no longer matched), and the bad bytes
+        // were copied into every next cache. A damaged cache reads as none.
+        guard whole.count >= 32 else { return nil }
+        let bytes = UnsafeRawBufferPointer(rebasing: whole[..<(whole.count - 32)])
+        var hasher = ContentHasher()
+        hasher.update(bytes)
+        guard hasher.finalize() == ContentHash(bytes: whole, at: bytes.count) else { return nil }
         var reader = BinaryReader(bytes)
         do throws(BinaryReader.Failure) {
             // Another format's first word is not this one's length: reading it fails.

@@ -134,7 +134,7 @@ struct PollFileCacheTests {
         _ = try build(site, into: output).0.get()
         let bytes = try #require(output.withLastPollCache { [UInt8]($0) })
         let (format, context) = try #require(head(bytes))
-        #expect(format == "sitegen-polls 5")
+        #expect(format == "sitegen-polls 6")
         let build = try #require(output.lastBuildFingerprint)
         let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
         #expect(cache.files.count == 2 && cache.votes.count == 2)
@@ -193,12 +193,22 @@ struct PollFileCacheTests {
             #expect(PollFileCache.decode(Array(bytes[..<count]), context: context, build: build) == nil, "cut at \(count)")
         }
         #expect(PollFileCache.decode(bytes + [0], context: context, build: build) == nil)
-        // Flipped bytes may still read (a title's letter) but must not crash; a count or a
-        // length made huge must fail before anything is allocated.
+        // A flipped bit anywhere, its digest included, reads as no cache: one in a ballot
+        // group's poll id published a poll as "Nobody has voted yet", copied into every next cache.
+        for index in bytes.indices {
+            var damaged = bytes
+            damaged[index] ^= 1 << UInt8(index % 8)
+            #expect(PollFileCache.decode(damaged, context: context, build: build) == nil, "bit flipped at \(index)")
+        }
+        // Bytes damaged under a digest made to match may still read (a title's letter) but must
+        // not crash; a count or a length made huge must fail before anything is allocated.
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            var damaged = bytes
+            var damaged = Array(bytes.dropLast(32))
             damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+            var hasher = ContentHasher()
+            hasher.update(damaged)
+            hasher.finalize().appendBytes(to: &damaged)
             // A poll file's share is decoded only when its file comes up: decode them all.
             if let cache = PollFileCache.decode(damaged, context: context, build: build) {
                 for path in cache.files.keys { _ = cache.entry(path) }

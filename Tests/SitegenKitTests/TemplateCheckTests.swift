@@ -15,6 +15,8 @@ struct TemplateCheckTests {
         var open: Bool
         var rows: [Row]
         var meta: Meta?
+        var noteHTML: String?
+        var cards: [String] = []
 
         struct Row: TemplateModel {
             var name: String
@@ -31,6 +33,7 @@ struct TemplateCheckTests {
 
         static let fields = TemplateFields<Self>([
             .text("total", \.total), .text("note", \.note), .flag("open", \.open), .list("rows", \.rows), .object("meta", \.meta),
+            .markup("noteHTML", \.noteHTML), .markupList("cards", \.cards),
         ])
     }
 
@@ -49,7 +52,8 @@ struct TemplateCheckTests {
     }
 
     @Test("Names the model declares pass, wherever Mustache finds them", arguments: [
-        "{{total}} {{{total}}} {{&total}}",
+        "{{total}} {{{noteHTML}}} {{&noteHTML}} {{#noteHTML}}{{{noteHTML}}}{{/noteHTML}}",
+        "{{#cards}}{{{.}}}{{/cards}}",
         // Outer names inside sections: the context stack.
         "{{#rows}}{{name}} of {{total}}{{#open}}{{name}}{{/open}}{{/rows}}",
         "{{#rows}}{{#tags}}{{.}} in {{name}}{{/tags}}{{/rows}}",
@@ -80,6 +84,11 @@ struct TemplateCheckTests {
         // A list or group is not text.
         ("{{rows}}", "Templates/t.mustache:1:1: error: {{rows}}: \"rows\" holds variables, not text: use {{#rows}}…{{/rows}}"),
         ("{{#meta}}{{.}}{{/meta}}", "Templates/t.mustache:1:10: error: {{.}}: the current item holds variables, not text"),
+        // Only HTML sitegen made safe is written unescaped: a title with <img onerror=…> was not.
+        ("<h1>{{{total}}}</h1>", "Templates/t.mustache:1:5: error: {{{total}}}: writes \"total\" without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{total}}"),
+        ("{{&note}}", "Templates/t.mustache:1:1: error: {{{note}}}: writes \"note\" without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{note}}"),
+        ("{{#rows}}{{#tags}}{{{.}}}{{/tags}}{{/rows}}", "Templates/t.mustache:1:19: error: {{{.}}}: writes the current item without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{.}}"),
+        ("{{#meta}}{{{updated}}}{{/meta}}", "Templates/t.mustache:1:10: error: {{{updated}}}: writes \"updated\" without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{updated}}"),
         // Custom delimiters: the position is the tag's own.
         ("{{=<% %>=}}\n <%totl%>", "Templates/t.mustache:2:2: error: {{totl}}: no such variable on a test page (did you mean \"total\"?)"),
     ])
@@ -153,7 +162,7 @@ struct TemplateCheckTests {
         let template = try! MustacheParser.parse("{{total}}|{{#note}}note{{/note}}{{^note}}no note{{/note}}|{{#open}}open{{/open}}|{{#rows}}{{name}}:{{#tags}}{{.}}{{/tags}};{{/rows}}|{{meta.updated}}")
         let rendered = String(decoding: MustacheRenderer(templates: ["t": template]).render("t", context: page.context), as: UTF8.self)
         #expect(rendered == "3 rows|no note|open|a:xy;b:;|today")
-        #expect(page.context.keys.sorted() == ["meta", "open", "rows", "total"])
+        #expect(page.context.keys.sorted() == ["cards", "meta", "open", "rows", "total"])
         // A list of models is made into contexts one item at a time, as it renders; an empty
         // one renders an inverted section, as an empty array does.
         let list = try! MustacheParser.parse("{{#rows}}{{name}};{{/rows}}{{^rows}}none{{/rows}}")

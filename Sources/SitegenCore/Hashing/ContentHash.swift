@@ -106,6 +106,10 @@ package struct ContentHasher {
         hasher.update(data: bytes)
     }
 
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: bytes)
+    }
+
     package func finalize() -> ContentHash {
         ContentHash(digest: hasher.finalize())
     }

@@ -37,7 +37,8 @@ package struct TemplateCheck {
     /// for the root), or a plain value such as a string in `{{#notesHTML}}`, which has none.
     private enum Frame {
         case shape(ContextShape, section: String?)
-        case value
+        /// `isMarkup`: HTML sitegen made safe, which `{{{.}}}` may write.
+        case value(isMarkup: Bool)
     }
 
     private struct Scope {
@@ -63,7 +64,8 @@ package struct TemplateCheck {
 
             case .variable(let name, let escaped):
                 let tag = escaped ? "{{\(name.text)}}" : "{{{\(name.text)}}}"
-                switch try resolve(name, tag: tag, in: template, scope: scope) {
+                let variable = try resolve(name, tag: tag, in: template, scope: scope)
+                switch variable {
                 case .object, .list:
                     let message = name.parts.isEmpty ? "the current item holds variables, not text"
                         : "\"\(name.text)\" holds variables, not text: use {{#\(name.text)}}…{{/\(name.text)}}"
@@ -71,13 +73,25 @@ package struct TemplateCheck {
                 default:
                     break
                 }
+                // Unescaped, only HTML sitegen made safe: {{{title}}} published a poll title's
+                // <img onerror=…> from the export as it was.
+                if !escaped {
+                    var isMarkup = false
+                    if case .markup = variable { isMarkup = true }
+                    if variable == nil, case .value(let markup) = scope.frames.last! { isMarkup = markup }
+                    guard isMarkup else {
+                        throw problem(in: template, at: name, "\(tag): writes \(name.parts.isEmpty ? "the current item" : "\"\(name.text)\"") without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{\(name.text)}}")
+                    }
+                }
 
             case .section(let name, let body):
                 let tag = "{{#\(name.text)}}"
                 var inner = scope
                 switch try resolve(name, tag: tag, in: template, scope: scope) {
                 case .object(let shape, _), .list(let shape): inner.frames.append(.shape(shape, section: tag))
-                case .text, .texts, nil: inner.frames.append(.value)
+                case .text, .texts: inner.frames.append(.value(isMarkup: false))
+                case .markup, .markups: inner.frames.append(.value(isMarkup: true))
+                case nil: inner.frames.append(scope.frames.last!)
                 case .flag: break
                 }
                 try check(body, in: template, scope: &inner)
@@ -164,6 +178,8 @@ extension TemplateVariable: CustomStringConvertible {
         case .text: return "text"
         case .flag: return "true or false"
         case .texts: return "a list of texts"
+        case .markup: return "HTML"
+        case .markups: return "a list of HTML pieces"
         case .object: return "a group of variables"
         case .list: return "a list"
         }

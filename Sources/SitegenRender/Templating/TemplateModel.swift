@@ -27,6 +27,11 @@ public indirect enum TemplateVariable: Sendable {
     case flag
     /// Strings, each `{{.}}` inside `{{#name}}…{{/name}}`; may be empty.
     case texts
+    /// HTML that sitegen made safe (a field named …HTML): the only text `{{{name}}}` and
+    /// `{{&name}}` may write without escaping. Always optional.
+    case markup
+    /// Pieces of such HTML, each `{{{.}}}` inside `{{#name}}…{{/name}}`.
+    case markups
     /// A nested context: `{{name.key}}`, or `{{#name}}…{{/name}}` with its keys in scope.
     case object(ContextShape, optional: Bool)
     /// Nested contexts, one per item of `{{#name}}…{{/name}}`; may be empty.
@@ -36,7 +41,7 @@ public indirect enum TemplateVariable: Sendable {
         switch self {
         case .text: return .text(optional: true)
         case .object(let shape, _): return .object(shape, optional: true)
-        case .flag, .texts, .list: return self
+        case .flag, .texts, .markup, .markups, .list: return self
         }
     }
 }
@@ -111,7 +116,7 @@ package struct TemplateField<Model>: Sendable {
     /// given their own direction by the stylesheet (`.prose`).
     package static func markup(_ name: String, _ value: @escaping @Sendable (Model) -> String?) -> Self {
         precondition(name.hasSuffix("HTML"), "a field of HTML is named …HTML (docs/templates.md)")
-        return Self(variables: [(name, .text(optional: true))]) { model, context in
+        return Self(variables: [(name, .markup)]) { model, context in
             if let text = value(model) { context[name] = text }
         }
     }
@@ -138,7 +143,7 @@ package struct TemplateField<Model>: Sendable {
     /// cards): written as they are, never isolated, since a mark around an element would be
     /// text where HTML allows none. Their own text was isolated when they were rendered.
     package static func markupList(_ name: String, _ value: @escaping @Sendable (Model) -> [String]) -> Self {
-        Self(variables: [(name, .texts)]) { model, context in context[name] = value(model) }
+        Self(variables: [(name, .markups)]) { model, context in context[name] = value(model) }
     }
 
     package static func object<Nested: TemplateModel>(_ name: String, _ value: @escaping @Sendable (Model) -> Nested) -> Self {
