@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 int sitegen_open_folder_for_lookup(int parent, const char *path) {
 #ifdef O_PATH
@@ -57,4 +58,16 @@ int sitegen_remove_in_background(const char *path) {
         if (errno != EINTR) return -1;
     }
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+int sitegen_is_mount_root(const char *path) {
+#if defined(__linux__) && defined(STATX_ATTR_MOUNT_ROOT)
+    struct statx info;
+    if (statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &info) == 0 && (info.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)) {
+        return (info.stx_attributes & STATX_ATTR_MOUNT_ROOT) ? 1 : 0;
+    }
+#else
+    (void)path;
+#endif
+    return -1;
 }

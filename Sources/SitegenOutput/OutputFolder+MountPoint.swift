@@ -6,11 +6,15 @@ import SitegenCore
 /// container) cannot be renamed, so the staged site cannot be swapped in whole. Its
 /// top-level entries are swapped instead, each atomically.
 extension OutputFolder {
-    /// A folder whose file system differs from its parent's, or the root of one.
+    /// A folder whose file system differs from its parent's, or the root of one. A bind
+    /// mount of a folder of the same file system has its parent's device number, so the
+    /// kernel is asked first (statx): such an output failed every build at the swap, with
+    /// "The operation could not be completed".
     package static func isMountPoint(_ path: String) -> Bool {
         var folder = stat(), parent = stat()
-        guard stat(path, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR,
-              stat(path + "/..", &parent) == 0 else { return false }
+        guard stat(path, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR else { return false }
+        if sitegen_is_mount_root(path) == 1 { return true }
+        guard stat(path + "/..", &parent) == 0 else { return false }
         return folder.st_dev != parent.st_dev || folder.st_ino == parent.st_ino
     }
 

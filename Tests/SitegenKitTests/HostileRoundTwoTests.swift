@@ -126,6 +126,19 @@ struct HostileRoundTwoTests {
         return mount.terminationStatus == 0
     }
 
+    /// `folder` made a bind mount of `source` (same file system, same device number).
+    static func mountBind(_ source: URL, at folder: URL) -> Bool {
+        try? FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["--bind", source.path, folder.path]
+        mount.standardError = FileHandle.nullDevice
+        guard (try? mount.run()) != nil else { return false }
+        mount.waitUntilExit()
+        return mount.terminationStatus == 0
+    }
+
     static func unmount(_ folder: URL) {
         let umount = Process()
         umount.executableURL = URL(fileURLWithPath: "/bin/umount")
@@ -155,6 +168,23 @@ struct HostileRoundTwoTests {
         }
         #expect(cleaned, "\((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [])")
         #expect(OutputFolder.isMountPoint(output.path))
+    }
+
+    @Test("An output folder that is a bind mount of the same file system builds, rebuilds and swaps in a template edit")
+    func bindMountOutput() throws {
+        let site = try goldenSite()
+        let output = site.root.appendingPathComponent("Output")
+        guard Self.mountBind(site.root.appendingPathComponent("web-root"), at: output) else { return }   // needs root; CI runs as root
+        defer { Self.unmount(output) }
+        // Its device number is its parent's: only the kernel's mount flag tells.
+        #expect(OutputFolder.isMountPoint(output.path))
+        #expect(!OutputFolder.isMountPoint(site.root.appendingPathComponent("Data").path))
+        let first = try SitegenProcess.run(["build"], in: site.root)
+        #expect(first.status == 0, "\(first.stderr)")
+        try site.write("Templates/layout.mustache", try site.read("Templates/layout.mustache").replacingOccurrences(of: "Skip to content", with: "Skip to the content"))
+        let second = try SitegenProcess.run(["build"], in: site.root)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try site.read("web-root/index.html").contains("Skip to the content"))
     }
 
     @Test("An output path that is a link to nothing, or a loop of links, is refused by name, leaving nothing beside it")

@@ -13,4 +13,8 @@ int sitegen_remove_in_background(const char *path);
 /// to the folder `parent` (or AT_FDCWD). Returns a descriptor, or -1 with errno set.
 int sitegen_open_folder_for_lookup(int parent, const char *path);
 
+/// Whether `path` is the root of a mount, bind mounts included (Linux statx,
+/// STATX_ATTR_MOUNT_ROOT): 1 or 0, or -1 where the kernel or C library cannot tell.
+int sitegen_is_mount_root(const char *path);
+
 #endif
