@@ -213,27 +213,33 @@ struct InPlaceUpdateTests {
         #expect(try workFiles(site) == [])
     }
 
-    @Test("A kept path that a rebuild writes, changed or not, is refused (exit 3) and the site stays",
-          arguments: ["tips/index.html", "tips"])
-    func keptAndWritten(_ kept: String) throws {
+    @Test("A kept path that sitegen writes is a site.yml error before anything is written (exit 2), by check and build alike",
+          arguments: [("tips", "site.yml:1:8: error: keep: sitegen writes \"tips\" itself; keep lists only what it does not write, such as CNAME or downloads"),
+                      ("tips/index.html", "site.yml: error: keep: sitegen writes \"tips/index.html\" itself; keep lists only what it does not write, such as CNAME or downloads"),
+                      ("tips/", "site.yml:1:8: error: keep: sitegen writes \"tips\" itself; keep lists only what it does not write, such as CNAME or downloads")])
+    func keptAndWritten(_ kept: String, _ message: String) throws {
         let site = try rebuilds.site()
         try rebuilds.buildOnDisk(site)
         let before = try fileTree(output(site))
-        try site.write("site.yml", try site.read("site.yml") + "keep: [\(kept)]\n")
+        try site.write("site.yml", "keep: [\(kept)]\n" + (try site.read("site.yml")))
         #expect(throws: BuildFailure.self) { try rebuilds.buildOnDisk(site) }
-        let result = try SitegenProcess.run(["build"], in: site.root)
-        #expect(result.status == 3)
-        #expect(result.stderr == "error: Output/tips/index.html: listed under `keep:` in site.yml, but sitegen writes this path\n")
+        for command in ["check", "build"] {
+            let result = try SitegenProcess.run([command], in: site.root)
+            #expect(result.status == 2)
+            #expect(result.stderr == message + "\n")
+        }
         #expect(try fileTree(output(site)) == before)
     }
 
-    @Test("Of several kept paths a rebuild writes, the first in path order is named, whichever thread wrote it")
+    @Test("Of several kept folders a rebuild writes into, the first path in path order is named, whichever thread wrote it")
     func firstKeptAndWritten() throws {
         let site = try rebuilds.site()
         try rebuilds.buildOnDisk(site)
-        let first = try #require(try fileTree(output(site)).keys.filter { $0.hasPrefix("polls/") }
-            .min { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-        try site.write("site.yml", try site.read("site.yml") + "keep: [tips, polls, sitemap.xml]\n")
+        // A poll's trips folder: no file of that name, so only writing into it tells.
+        let inTrips = try fileTree(output(site)).keys.filter { $0.hasPrefix("polls/") && $0.contains("/trips/") }
+        let first = try #require(inTrips.min { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        let folders = Set(inTrips.map { $0.components(separatedBy: "/trips/")[0] + "/trips" }).sorted()
+        try site.write("site.yml", try site.read("site.yml") + "keep: [\(folders.joined(separator: ", "))]\n")
         let result = try SitegenProcess.run(["build"], in: site.root)
         #expect(result.status == 3)
         #expect(result.stderr == "error: Output/\(first): listed under `keep:` in site.yml, but sitegen writes this path\n")

@@ -29,6 +29,12 @@ public enum SiteConfigLoader {
     package static let privacyKeys = ["minBallotsForBreakdown"]
     package static let tipsKeys = ["file", "featured", "rotation", "seed"]
 
+    /// The top-level names of the output folder that sitegen writes, whatever the inputs:
+    /// no Markdown page may take one (`MarkdownPages.reservedNames`) and `keep:` may not name
+    /// one or a path below it.
+    package static let siteTopLevelNames = ["polls", "trips", "options", "convoys", "tips", "assets",
+                                            "index.html", "404.html", "robots.txt", "sitemap.xml", "manifest.json"]
+
     /// Always kept in the output folder, besides site.yml's `keep:` list: a gh-pages
     /// worktree's `.git` and the files GitHub Pages reads.
     public static let defaultKeep = [".git", "CNAME", ".nojekyll"]
@@ -133,9 +139,16 @@ public enum SiteConfigLoader {
             return language
         }
         let listed: [String] = reader.noting([]) { () throws(ConfigError) in
-            let listed = try reader.optionalStrings(top["keep"], "keep") ?? []
+            // "downloads/" names the folder, as "downloads" does.
+            let listed = (try reader.optionalStrings(top["keep"], "keep") ?? []).map { $0.hasSuffix("/") && $0.count > 1 ? String($0.dropLast()) : $0 }
             for (index, path) in listed.enumerated() where !SafePath.isSafe(path) || path.utf8.count > maxTitleBytes {
                 throw reader.error(reader.item(top["keep"]!, index), "keep", "expected a path inside the output folder such as CNAME or downloads/map.pdf, found \"\(path)\"")
+            }
+            // A path sitegen writes passed the first build, then failed every build that
+            // changed it: a scheduled job stuck on exit 3. (A file of one's own inside one of
+            // its folders, polls/X7K9M2/notes.txt, may be kept; PlanStage checks the rest.)
+            for (index, path) in listed.enumerated() where Self.siteTopLevelNames.contains(path) {
+                throw reader.error(reader.item(top["keep"]!, index), "keep", "sitegen writes \"\(path)\" itself; keep lists only what it does not write, such as CNAME or downloads")
             }
             return listed
         }

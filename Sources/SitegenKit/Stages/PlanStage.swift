@@ -28,6 +28,13 @@ struct PlanStage {
         let sitemapPages = config.baseURL == nil ? nil : paths.sitemapPages
         if let refusal = paths.claim((sitemapPages == nil ? [] : [Sitemap.path]) + ["manifest.json"]) { throw .io(refusal) }
         PageLinkCheck.report(computed.site.pages, config: config, paths: paths, log: log)
+        // site.yml refuses the site's own top-level names in keep:; a page, or a file or page
+        // folder of a poll, is known only now. One sitegen writes passed the first build and
+        // failed every build that changed it (exit 3).
+        if let kept = config.keep.first(where: { paths.isPlanned($0) || paths.isPlanned($0 + "/index.html") }) {
+            throw .configuration([Diagnostic(.error, file: displayPath(config.file), field: "keep",
+                                             message: "sitegen writes \"\(kept)\" itself; keep lists only what it does not write, such as CNAME or downloads")])
+        }
         // Every path is claimed: the keys (4 MB at 10,000 polls) go before the site renders.
         paths.forgetClaims()
         return Plan(files: PendingFiles(files), sitemapPages: sitemapPages, pages: paths.pages,

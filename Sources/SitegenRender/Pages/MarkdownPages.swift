@@ -22,8 +22,7 @@ package enum MarkdownPages {
     /// Top-level names of the site itself; a page there would replace part of the site.
     /// Fixed rather than taken from the planned files, so that adding a first convoy to a
     /// site never turns an existing page into an error.
-    package static let reservedNames = ["polls", "trips", "options", "convoys", "tips", "assets",
-                                "index.html", "404.html", "robots.txt", "sitemap.xml", "manifest.json"]
+    package static let reservedNames = SiteConfigLoader.siteTopLevelNames
 
     /// Pages are written by the site's owner, but a size cap still keeps a stray huge file
     /// from stalling cmark-gfm (docs/libraries.md, "cmark-gfm").
