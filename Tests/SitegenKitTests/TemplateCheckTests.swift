@@ -153,6 +153,13 @@ struct TemplateCheckTests {
             == "Templates/layout.mustache:2:1: error: {{heading}}: no such variable on a test page")
         // A default block that the page overrides is not what renders, so it is not checked.
         #expect(try problem(["layout": "{{$main}}{{gone}}{{/main}}", "t": "{{<layout}}{{$main}}{{total}}{{/main}}{{/layout}}"]) == nil)
+        // A block the parent does not have would show nothing: the page would be empty.
+        #expect(try problem(["layout": layout, "t": "{{<layout}}\n  {{$mian}}<p>{{note}}</p>{{/mian}}\n{{/layout}}\n"])
+            == "Templates/t.mustache:2:3: error: {{$mian}}: \"layout\" has no block \"mian\" to fill, so nothing here would be shown (did you mean \"main\"?)")
+        #expect(try problem(["layout": "<main></main>", "t": "{{<layout}}{{$main}}{{total}}{{/main}}{{/layout}}"])
+            == "Templates/t.mustache:1:12: error: {{$main}}: \"layout\" has no block \"main\" to fill, so nothing here would be shown")
+        // Blocks inside the parent's sections and partials count.
+        #expect(try problem(["layout": "{{#note}}{{>body}}{{/note}}", "body": "{{$main}}{{/main}}", "t": "{{<layout}}{{$main}}{{total}}{{/main}}{{/layout}}"]) == nil)
     }
 
     @Test("A model's context holds its present values only, and renders as declared")

@@ -10,12 +10,13 @@ package indirect enum TemplateNode: Sendable {
     case variable(TemplateName, escaped: Bool)
     case section(TemplateName, [TemplateNode])
     case invertedSection(TemplateName, [TemplateNode])
-    /// `{{> name}}`, or `{{< name}}` with the blocks it overrides.
-    case partial(String, indentation: String?, overrides: [String: [TemplateNode]]?)
+    /// `{{> name}}`, or `{{< name}}` with the blocks it overrides and their tags, in order
+    /// (for TemplateCheck's errors).
+    case partial(String, indentation: String?, overrides: [String: [TemplateNode]]?, overrideTags: [TemplateName] = [])
     /// `{{$ name}}default{{/ name}}` in a parent template.
     case block(String, defaultNodes: [TemplateNode], indentation: String)
     /// A block override inside `{{< name}}`; only seen while parsing.
-    case blockDefinition(String, [TemplateNode])
+    case blockDefinition(TemplateName, [TemplateNode])
 }
 
 /// A tag's name: `.` (the current item), `a.b` (looked up through the context stack) or
@@ -216,14 +217,17 @@ package struct MustacheParser {
                     break
                 }
                 var overrides: [String: [TemplateNode]] = [:]
+                var overrideTags: [TemplateName] = []
                 for node in try parse(state: state.inParent(name, at: tagStart)) {
                     switch node {
-                    case .blockDefinition(let block, let body): overrides[block] = body
+                    case .blockDefinition(let block, let body):
+                        overrides[block.text] = body
+                        overrideTags.append(block)
                     case .text: break
                     default: throw Failure(message: "only {{$block}} overrides may appear inside {{<\(name)}}")
                     }
                 }
-                nodes.append(.partial(name, indentation: whiteSpaceBefore, overrides: overrides))
+                nodes.append(.partial(name, indentation: whiteSpaceBefore, overrides: overrides, overrideTags: overrideTags))
                 whiteSpaceBefore = ""
 
             case "$":
@@ -232,7 +236,7 @@ package struct MustacheParser {
                 if state.isPartialDefinitionTopLevel {
                     if isStandalone(state) { setNewLine = true }
                     let body = try parse(state: state.inSection(name, newLine: setNewLine, at: tagStart))
-                    nodes.append(.blockDefinition(name, body))
+                    nodes.append(.blockDefinition(tagName(name), body))
                 } else {
                     if !whiteSpaceBefore.isEmpty {
                         nodes.append(.text(Array(whiteSpaceBefore.utf8)))

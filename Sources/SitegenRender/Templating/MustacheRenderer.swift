@@ -129,7 +129,7 @@ package struct MustacheRenderer: Sendable {
             }
             if show { render(body, frame: &frame, into: &output) }
 
-        case .partial(let name, let indentation, let overrides):
+        case .partial(let name, let indentation, let overrides, _):
             var inner = frame
             if let indentation { inner.indentation = (frame.indentation ?? "") + indentation }
             if let overrides {

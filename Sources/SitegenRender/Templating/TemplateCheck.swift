@@ -100,7 +100,15 @@ package struct TemplateCheck {
                 _ = try resolve(name, tag: "{{^\(name.text)}}", in: template, scope: scope)
                 try check(body, in: template, scope: &scope)
 
-            case .partial(let partial, _, let overrides):
+            case .partial(let partial, _, let overrides, let overrideTags):
+                // A block the parent does not have is never shown: a misspelt {{$mian}}, or a
+                // layout without {{$main}}, published every page empty.
+                if overrides != nil {
+                    let defined = blocks(in: partial)
+                    for tag in overrideTags where !defined.contains(tag.text) {
+                        throw problem(in: template, at: tag, "{{$\(tag.text)}}: \"\(partial)\" has no block \"\(tag.text)\" to fill, so nothing here would be shown\(suggestion(for: tag.text, among: Array(defined)))")
+                    }
+                }
                 guard !scope.partials.contains(partial) else { break }
                 var inner = scope
                 inner.partials.insert(partial)
@@ -117,6 +125,30 @@ package struct TemplateCheck {
                 }
             }
         }
+    }
+
+    /// The blocks (`{{$name}}`) a template defines for the templates that use it as a parent,
+    /// its partials' and parents' included.
+    private func blocks(in template: String) -> Set<String> {
+        var found = Set<String>(), visited = Set<String>()
+        func walk(_ nodes: [TemplateNode]) {
+            for node in nodes {
+                switch node {
+                case .section(_, let body), .invertedSection(_, let body): walk(body)
+                case .block(let name, let defaultNodes, _):
+                    found.insert(name)
+                    walk(defaultNodes)
+                case .partial(let name, _, let overrides, _):
+                    overrides?.values.forEach(walk)
+                    if visited.insert(name).inserted { walk(templates[name] ?? []) }
+                case .blockDefinition(_, let body): walk(body)
+                case .text, .variable: break
+                }
+            }
+        }
+        visited.insert(template)
+        walk(templates[template] ?? [])
+        return found
     }
 
     /// What `name` finds, as the renderer looks it up: its first part from the innermost
