@@ -183,6 +183,19 @@ struct MarkdownPagesTests {
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
     }
 
+    @Test("An input folder site.yml names that does not exist is a warning; an absent default folder is none of that kind, without a word")
+    func missingInputFolder() throws {
+        let site = try CommandLineTests().goldenSite()
+        try site.write("site.yml", try site.read("site.yml") + "inputs:\n  polls: Data/pols\n  convoys: Data/convoys\n")
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        let shown = displayPath(site.root) + "/"
+        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") }.filter { !$0.contains("no poll has id") } == [
+            "Data/convoys: warning: inputs.convoys: site.yml names this folder, which does not exist; nothing is read from it",
+            "Data/pols: warning: inputs.polls: site.yml names this folder, which does not exist; nothing is read from it",
+        ])
+    }
+
     @Test("A pages folder that does not exist means no pages, with a warning when site.yml names it; none set, none and no word")
     func missingFolder() throws {
         let log = DiagnosticLog()

@@ -30,6 +30,16 @@ struct SiteConfigTests {
         #expect(config.tips.file == nil)
     }
 
+    @Test("An empty path is not set, as null is: the default, not the site folder; the paths site.yml gives are noted")
+    func emptyPaths() throws {
+        let config = try SiteConfigLoader.parse("title: Trips\noutput: \"\"\ntemplates: ''\ninputs:\n  polls: \"\"\n  votes: Ballots\n  trips: ~\n", file: file)
+        #expect(config.output.path == "/sites/trips/Output")
+        #expect(config.templates.path == "/sites/trips/Templates")
+        #expect(config.inputs.polls.path == "/sites/trips/Data/polls")
+        #expect(config.inputs.votes.path == "/sites/trips/Ballots")
+        #expect(config.inputs.named == ["inputs.votes"])
+    }
+
     @Test("Every key of docs/site-config.md is read")
     func fullExample() throws {
         let config = try SiteConfigLoader.parse("""

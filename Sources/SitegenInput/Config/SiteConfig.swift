@@ -19,6 +19,14 @@ public struct SiteConfig: Sendable {
         public var games: URL
         public var options: URL
         public var convoys: URL
+        /// The keys site.yml gives a path for ("inputs.polls"); the others are defaults.
+        package var named: Set<String> = []
+
+        /// Each folder with its key ("inputs.polls").
+        package var folders: [(key: String, folder: URL)] {
+            [("inputs.polls", polls), ("inputs.votes", votes), ("inputs.trips", trips), ("inputs.items", items),
+             ("inputs.games", games), ("inputs.options", options), ("inputs.convoys", convoys)]
+        }
     }
 
     public struct Tips: Sendable {

@@ -100,8 +100,16 @@ public enum SiteConfigLoader {
         let top = reader.mapping(root, keys: topLevelKeys, name: "")
         let folder = file.deletingLastPathComponent()
 
+        // Keys whose path site.yml gives (not a default): such a folder that does not exist is
+        // a typo to warn about.
+        var named: Set<String> = []
         func path(_ node: Node?, _ key: String, default value: String?) -> URL? {
-            let raw = reader.noting(value) { () throws(ConfigError) in try reader.optionalString(node, key) ?? value }
+            let raw = reader.noting(value) { () throws(ConfigError) in
+                // An empty value is not set, as null is: "" was the site folder itself.
+                guard let given = try reader.optionalString(node, key), !given.isEmpty else { return value }
+                named.insert(key)
+                return given
+            }
             return raw.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
         }
 
@@ -201,7 +209,8 @@ public enum SiteConfigLoader {
                 items: path(inputs["items"], "inputs.items", default: "Data/items")!,
                 games: path(inputs["games"], "inputs.games", default: "Data/games")!,
                 options: path(inputs["options"], "inputs.options", default: "Data/options")!,
-                convoys: path(inputs["convoys"], "inputs.convoys", default: "Data/convoys")!
+                convoys: path(inputs["convoys"], "inputs.convoys", default: "Data/convoys")!,
+                named: named.filter { $0.hasPrefix("inputs.") }
             ),
             minBallotsForBreakdown: minBallots,
             tips: SiteConfig.Tips(

@@ -44,6 +44,12 @@ public struct ExportSet: Sendable {
     package static func load(config: SiteConfig, loader: ExportLoader, log: DiagnosticLog,
                              readVotes: VoteFileReader? = nil) -> ExportSet {
         var set = ExportSet()
+        // A folder site.yml names is meant to exist: "Data/pols" published a site of no polls
+        // with exit 0. (An absent default folder is simply none of that kind.)
+        for (key, folder) in config.inputs.folders where config.inputs.named.contains(key) && !FileManager.default.fileExists(atPath: folder.path) {
+            log.add(Diagnostic(.warning, file: displayPath(folder), field: key,
+                               message: "site.yml names this folder, which does not exist; nothing is read from it"))
+        }
         set.voteFiles = ExportLoader.jsonFiles(below: config.inputs.votes, log: log)
         set.pollFiles = ExportLoader.jsonFiles(below: config.inputs.polls, log: log)
         let convoys = loader.load(config.inputs.convoys, schema: { _ in .convoy }) { (decoder, field, source) throws(FieldError) in try decoder.publishedConvoy(field, source: source) }
