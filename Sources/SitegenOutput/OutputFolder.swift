@@ -194,7 +194,11 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         guard lockDescriptor >= 0 else {
             throw OutputError(message: "\(displayPath(lockFile)): cannot create lock file: \(String(cString: strerror(errno)))")
         }
-        // Waits for another build of the same output to finish rather than interleaving.
+        // Waits for another build of the same output to finish rather than interleaving, and
+        // says so: a CI log that stopped without a word looked hung.
+        if flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
+            FileHandle.standardError.write(Data("Waiting for another build of \(displayPath(output))/ to finish (it holds \(displayPath(lockFile)))…\n".utf8))
+        }
         guard flock(lockDescriptor, LOCK_EX) == 0 else {
             throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
         }

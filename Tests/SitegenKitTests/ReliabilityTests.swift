@@ -150,6 +150,20 @@ struct ReliabilityTests {
         #expect(try leftovers(site) == [])
     }
 
+    @Test("A build waiting for another build's lock says so, then builds")
+    func waitsForTheLock() throws {
+        let site = try goldenSite()
+        let lock = open(site.root.appendingPathComponent(".Output.sitegen-lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        #expect(lock >= 0)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { flock(lock, LOCK_UN) }
+        let result = try SitegenProcess.run(["build", "--quiet"], in: site.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "Waiting for another build of Output/ to finish (it holds .Output.sitegen-lock)…\n")
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/index.html").path))
+    }
+
     @Test("Output folders that hold or sit inside what sitegen reads are refused", arguments: [
         ".", "Data", "Data/polls", "Data/polls/out", "Templates", "Templates/x", "..", "/", "//",
     ])
