@@ -29,6 +29,15 @@ public enum SiteConfigLoader {
     package static let privacyKeys = ["minBallotsForBreakdown"]
     package static let tipsKeys = ["file", "featured", "rotation", "seed"]
 
+    /// A control character (a bell, an escape) in the title went raw into every page, which
+    /// no HTML allows; in a description, line breaks and tabs are text.
+    fileprivate static func refuseControlCharacters(_ text: String, reader: NodeReader, node: Node, key: String, allowingLines: Bool = false) throws(ConfigError) {
+        let allowed: Set<Unicode.Scalar> = allowingLines ? ["\n", "\t", "\r"] : []
+        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
+            throw reader.error(node, key, "contains the control character U+\(String(format: "%04X", control.value)), which a page cannot show; remove it")
+        }
+    }
+
     /// The top-level names of the output folder that sitegen writes, whatever the inputs:
     /// no Markdown page may take one (`MarkdownPages.reservedNames`) and `keep:` may not name
     /// one or a path below it.
@@ -117,7 +126,11 @@ public enum SiteConfigLoader {
         if let titleNode = top["title"] {
             title = reader.noting("") { () throws(ConfigError) in
                 let title = try reader.string(titleNode, "title")
-                if title.trimmingCharacters(in: .whitespaces).isEmpty { throw reader.error(titleNode, "title", "must not be empty") }
+                // Zero-width characters alone are as empty as spaces.
+                if title.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.generalCategory == .format }) {
+                    throw reader.error(titleNode, "title", "must not be empty")
+                }
+                try Self.refuseControlCharacters(title, reader: reader, node: titleNode, key: "title")
                 try reader.limit(titleNode, "title", title, maxTitleBytes)
                 return title
             }
@@ -126,7 +139,10 @@ public enum SiteConfigLoader {
         }
         let description = reader.noting(nil) { () throws(ConfigError) in
             let description = try reader.optionalString(top["description"], "description")
-            if let description { try reader.limit(top["description"]!, "description", description, maxDescriptionBytes) }
+            if let description {
+                try reader.limit(top["description"]!, "description", description, maxDescriptionBytes)
+                try Self.refuseControlCharacters(description, reader: reader, node: top["description"]!, key: "description", allowingLines: true)
+            }
             return description
         }
 
