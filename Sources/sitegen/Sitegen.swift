@@ -13,6 +13,12 @@ struct Sitegen: ParsableCommand {
         subcommands: [Build.self, Check.self, Serve.self, Init.self]
     )
 
+    /// No command: a usage error (exit 2), as a misspelt one is. Printing the help with exit 0
+    /// let a CI step that lost its "build" pass without building.
+    func run() throws {
+        throw ValidationError("name a command: build, check, serve or init")
+    }
+
     /// Exit statuses (README.md, "Using it"): 0 built, 1 input errors, 2 usage or config error, 3 I/O failure.
     static func main() {
         sitegen_return_freed_memory()

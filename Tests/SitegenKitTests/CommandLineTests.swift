@@ -105,6 +105,11 @@ struct CommandLineTests {
         #expect(try SitegenProcess.run(["build", "--colour"], in: site.root).status == 2)
         #expect(try SitegenProcess.run(["build", "--date", "June 12"], in: site.root).status == 2)
         #expect(try SitegenProcess.run(["publish"], in: site.root).status == 2)
+        // No command at all is one too (a CI step that lost its "build" passed), unlike --help.
+        let none = try SitegenProcess.run([], in: site.root)
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("Error: name a command: build, check, serve or init\n"))
+        #expect(try SitegenProcess.run(["--help"], in: site.root).status == 0)
     }
 
     @Test("Bad build options are usage errors that say what is wrong and show the build's usage", arguments: [
