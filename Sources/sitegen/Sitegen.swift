@@ -58,6 +58,26 @@ struct Build: ParsableCommand {
 
     @OptionGroup var site: SiteOptions
 
+    @OptionGroup var built: BuiltSiteOptions
+
+    @Option(name: .long, help: ArgumentHelp("After a successful build, write the output paths it added, changed and removed to this file (A/M/D path, one a line).", valueName: "file"))
+    var changes: String?
+
+    /// Usage errors, checked while the build's usage line can still be printed with them.
+    func validate() throws {
+        if changes?.isEmpty == true { throw ValidationError("--changes needs a file name") }
+    }
+
+    func run() throws {
+        var options = built.options(config: site.config)
+        options.changesFile = changes.map { URL(fileURLWithPath: $0) }
+        try runBuild(options, verbose: site.verbose, quiet: site.quiet)
+    }
+}
+
+/// What decides the site a build makes, besides site.yml: `check` takes them too, so that CI
+/// checks the very configuration it then builds.
+struct BuiltSiteOptions: ParsableArguments {
     @Option(name: .long, help: "Output folder (overrides site.yml).")
     var output: String?
 
@@ -68,27 +88,21 @@ struct Build: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Seed for the tip permutation (0 to 18446744073709551615).")
     var seed: UInt64?
 
-    @Option(name: .long, help: ArgumentHelp("After a successful build, write the output paths it added, changed and removed to this file (A/M/D path, one a line).", valueName: "file"))
-    var changes: String?
-
-    /// Usage errors, checked while the build's usage line can still be printed with them.
     func validate() throws {
         if let date, Self.parsed(date) == nil { throw ValidationError("--date must be a date such as 2026-06-12") }
         if output?.isEmpty == true { throw ValidationError("--output needs a folder") }
-        if changes?.isEmpty == true { throw ValidationError("--changes needs a file name") }
     }
 
     static func parsed(_ date: String) -> Date? {
         date.count == 10 ? ExportDateReader(timeZone: .gmt, numericDates: .reference).parse(date) : nil
     }
 
-    func run() throws {
-        var options = BuildOptions(configFile: URL(fileURLWithPath: site.config))
+    func options(config: String) -> BuildOptions {
+        var options = BuildOptions(configFile: URL(fileURLWithPath: config))
         options.output = output.map { URL(fileURLWithPath: $0) }
-        options.changesFile = changes.map { URL(fileURLWithPath: $0) }
         options.seed = seed
         options.date = date.flatMap(Self.parsed)
-        try runBuild(options, verbose: site.verbose, quiet: site.quiet)
+        return options
     }
 }
 
@@ -96,9 +110,10 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Read and validate everything; write nothing.")
 
     @OptionGroup var site: SiteOptions
+    @OptionGroup var built: BuiltSiteOptions
 
     func run() throws {
-        var options = BuildOptions(configFile: URL(fileURLWithPath: site.config))
+        var options = built.options(config: site.config)
         options.write = false
         try runBuild(options, verbose: site.verbose, quiet: site.quiet)
     }

@@ -105,6 +105,13 @@ struct CommandLineTests {
         #expect(try SitegenProcess.run(["build", "--colour"], in: site.root).status == 2)
         #expect(try SitegenProcess.run(["build", "--date", "June 12"], in: site.root).status == 2)
         #expect(try SitegenProcess.run(["publish"], in: site.root).status == 2)
+        // check takes the options that decide the site, as build does, and checks them alike.
+        #expect(try SitegenProcess.run(["check", "--date", "2026-13-01"], in: site.root).status == 2)
+        let refused = try SitegenProcess.run(["check", "--quiet", "--output", "Data"], in: site.root)
+        #expect(refused.status == 3)
+        #expect(refused.stderr.hasPrefix("error: Data: refusing to use this output folder"))
+        #expect(try SitegenProcess.run(["check", "--quiet", "--output", "elsewhere", "--date", "2026-07-01", "--seed", "3"], in: site.root).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("elsewhere").path))
         // No command at all is one too (a CI step that lost its "build" passed), unlike --help.
         let none = try SitegenProcess.run([], in: site.root)
         #expect(none.status == 2)
