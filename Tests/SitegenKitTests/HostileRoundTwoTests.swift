@@ -252,7 +252,7 @@ struct HostileRoundTwoTests {
         try site.write("site.yml", try site.read("site.yml") + "tips:\n  file: tips.json\n")
         let tips = try SitegenProcess.run(["check"], in: site.root)
         #expect(tips.status == 1)
-        #expect(tips.stderr.contains("tips.json: error: cannot read the tips file: it is missing or not a regular file"))
+        #expect(tips.stderr.contains("tips.json: error: tips.file: cannot read the tips file site.yml names: it is missing or not a regular file"))
 
         // site.yml itself a FIFO or a folder: exit 2 with a reason, not a hang or error 256.
         try FileManager.default.removeItem(at: site.root.appendingPathComponent("site.yml"))

@@ -15,7 +15,7 @@ extension TipCatalog {
     public static func load(_ url: URL, log: DiagnosticLog) -> TipCatalog? {
         let shown = displayPath(url)
         guard let size = InputFolder.regularFileSize(url) else {
-            log.error(shown, "cannot read the tips file: it is missing or not a regular file")
+            log.error(shown, field: "tips.file", "cannot read the tips file site.yml names: it is missing or not a regular file")
             return nil
         }
         guard size <= ExportLoader.maxFileBytes else {
