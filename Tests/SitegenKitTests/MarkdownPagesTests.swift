@@ -183,6 +183,18 @@ struct MarkdownPagesTests {
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output").path))
     }
 
+    @Test("Templates without assets/site.css, which every page links, are warned about")
+    func missingStylesheet() throws {
+        let site = try CommandLineTests().goldenSite()
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Templates/assets/site.css"))
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
+        let shown = displayPath(site.root) + "/"
+        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+            "Templates/assets/site.css: warning: the templates link every page to assets/site.css, which does not exist; the pages would show unstyled",
+        ])
+    }
+
     @Test("An input folder site.yml names that does not exist is a warning; an absent default folder is none of that kind, without a word")
     func missingInputFolder() throws {
         let site = try CommandLineTests().goldenSite()

@@ -84,6 +84,12 @@ struct ReadStage {
         } catch {
             throw .io("\(displayPath(config.templates))/assets: cannot read: \(error.localizedDescription)")
         }
+        // Every page links its stylesheet (layout.stylesheet): without it the site was
+        // published unstyled, with no word.
+        if !assets.contains(where: { $0.name == "site.css" }) && templates.uses("layout.stylesheet") {
+            log.add(Diagnostic(.warning, file: displayPath(config.templates.appendingPathComponent("assets/site.css")),
+                               message: "the templates link every page to assets/site.css, which does not exist; the pages would show unstyled"))
+        }
         let tipCatalog = Self.tipCatalog(config, log: log)
         let layout = ItineraryLayout(exports: exports, timeZone: config.timeZone, log: log)
         let itineraries = layout.itineraries(exports.itineraries)

@@ -21,6 +21,22 @@ public struct TemplateSet: Sendable {
     public let folder: URL
     package let engine: Engine?
 
+    /// Whether any template writes the variable `name` ("layout.stylesheet"), in any tag.
+    package func uses(_ name: String) -> Bool {
+        func uses(_ nodes: [TemplateNode]) -> Bool {
+            nodes.contains { node in
+                switch node {
+                case .variable(let tag, _): return tag.text == name
+                case .section(let tag, let body), .invertedSection(let tag, let body): return tag.text == name || uses(body)
+                case .partial(_, _, let overrides, _): return overrides?.values.contains(where: uses) ?? false
+                case .block(_, let nodes, _), .blockDefinition(_, let nodes): return uses(nodes)
+                case .text: return false
+                }
+            }
+        }
+        return renderer.templates.values.contains(where: uses)
+    }
+
     /// Renders a template by name: a stand-in for sitegen's renderer (tests use swift-mustache).
     public typealias Engine = @Sendable (_ name: String, _ context: [String: Any]) -> [UInt8]
 
