@@ -132,15 +132,18 @@ struct GPXFileTests {
             """)
     }
 
-    @Test("Hostile names are escaped, characters XML cannot hold are left out, the antimeridian is -180")
+    @Test("Hostile names are escaped, characters XML cannot hold part words with a space, the antimeridian is -180")
     func hostileNames() throws {
         let gpx = try #require(GPXFile.route(name: "<script>alert(\"x\")</script> & 'co' \u{1b}[31m\u{7}\u{FFFE}", points: [
             RoutePoint(name: "]]><x onclick=a()>\u{0}", latitude: -90, longitude: 180),
             RoutePoint(name: "Tab\tand\u{2028}line", latitude: 90, longitude: -180),
+            // Rounded to the millionths written, 180: written -180, as the schema has it.
+            RoutePoint(name: "Ctl\u{b}trip", latitude: -16.8, longitude: 179.9999996),
         ]))
         #expect(gpx.contains("<name>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39; [31m</name>"))
         #expect(gpx.contains("<rtept lat=\"-90\" lon=\"-180\">\n      <name>]]&gt;&lt;x onclick=a()&gt;</name>"))
         #expect(gpx.contains("<rtept lat=\"90\" lon=\"-180\">\n      <name>Tab\tand\u{2028}line</name>"))
+        #expect(gpx.contains("<rtept lat=\"-16.8\" lon=\"-180\">\n      <name>Ctl trip</name>"))
         #expect(!gpx.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })
     }
 

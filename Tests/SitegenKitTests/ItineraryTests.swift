@@ -539,6 +539,8 @@ struct CalendarFileTests {
         #expect(parts.dropFirst().allSatisfy { $0.hasPrefix(" ") })
         #expect(parts.enumerated().map { $0 == 0 ? $1 : String($1.dropFirst()) }.joined() == line)
         #expect(CalendarFile.escapeText("a\\b;c,d\ne\r\u{7}") == "a\\\\b\\;c\\,d\\ne")
+        // A tab or a bell between words is a space there, as on the page; CRLF is a line break.
+        #expect(CalendarFile.escapeText("Venue\twith tab\u{7}bell\r\nnext \u{7}x") == "Venue with tab bell\\nnext x")
     }
 
     @Test("A character of many scalars folds between them, so no line passes 75 octets")

@@ -62,19 +62,25 @@ public enum CalendarFile {
         Formatting.iso8601(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
     }
 
-    /// TEXT escaping (RFC 5545 §3.3.11); other control characters are dropped.
+    /// TEXT escaping (RFC 5545 §3.3.11); other control characters part words with a space.
     package static func escapeText(_ text: String) -> String {
         var out = ""
+        // A tab or another control character is a space between the words either side, as a
+        // page shows it: left out, "Venue\twith tab" read "Venuewith tab".
+        var apart = false
         for scalar in text.unicodeScalars {
+            if scalar != "\n" && (scalar.value < 0x20 || scalar.value == 0x7F) {
+                apart = true
+                continue
+            }
+            if apart && !out.isEmpty && !out.hasSuffix(" ") && scalar != " " && scalar != "\n" { out += " " }
+            apart = false
             switch scalar {
             case "\\": out += "\\\\"
             case ";": out += "\\;"
             case ",": out += "\\,"
             case "\n": out += "\\n"
-            case "\r": continue
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
-                out.unicodeScalars.append(scalar)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -36,19 +36,26 @@ public enum GPXFile {
         return xml
     }
 
-    /// GPX longitudes are in [-180, 180): the antimeridian is written as -180.
+    /// GPX longitudes are in [-180, 180): the antimeridian is written as -180. Rounded to
+    /// the millionths written first: 179.9999996 was written "180", which the schema refuses.
     package static func longitude(_ degrees: Double) -> Double {
-        degrees >= 180 ? degrees - 360 : degrees
+        let written = (degrees * 1_000_000).rounded() / 1_000_000
+        return written >= 180 ? written - 360 : written
     }
 
     /// Text for XML 1.0: markup characters escaped, and characters XML cannot hold at all
-    /// (control characters other than tab and line ends, U+FFFE, U+FFFF) left out.
+    /// (control characters other than tab and line ends, U+FFFE, U+FFFF) written as a space,
+    /// so the words either side stay apart.
     package static func escaped(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
+        var apart = false
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: kept.append(scalar)
-            default: continue
+            case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF:
+                if apart && !kept.isEmpty && kept.last != " " && scalar != " " { kept.append(" ") }
+                apart = false
+                kept.append(scalar)
+            default: apart = true
             }
         }
         return HTMLEscaping.escaped(String(kept))
