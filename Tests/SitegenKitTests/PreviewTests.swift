@@ -34,6 +34,25 @@ struct PreviewTests {
         #expect(card.altText == "Poll. Poll standings: 3 people have voted. Tie for first. 1st A with 7 points; 1st B with 7 points; 3rd C with 4 points.")
     }
 
+    @Test("The text equivalent says a trip is tied when the trip it ties with is past the card's rows")
+    func tieOutOfSight() {
+        let card = PreviewCard.poll(PreviewCard.PollCard(
+            title: "Poll", siteTitle: "Site", voters: "3 people have voted.", tie: nil,
+            rows: [Self.row("1st", "A", "12 points", 1, first: true), Self.row("2nd", "B", "11 points", 0.9),
+                   Self.row("3rd", "C", "10.5 points", 0.8), Self.row("4th", "S", "10 points", 0.75, tied: true)],
+            more: "+ 2 more trips"))
+        #expect(card.altText == "Poll. Poll standings: 3 people have voted. 1st A with 12 points; 2nd B with 11 points; 3rd C with 10.5 points; 4th S with 10 points, tied with a trip below; + 2 more trips.")
+    }
+
+    @Test("The itinerary card's text equivalent names a place stopped at again and again once, as route lines do")
+    func repeatedStopsNamedOnce() {
+        let card = PreviewCard.trip(PreviewCard.TripCard(
+            name: "Loop", siteTitle: "Site", dates: "Jun 1 – 3, 2026", games: "2 games", miles: "90 mi", cities: "2 cities",
+            route: RoutePicture.make(places: [("Chicago", 41.88, -87.63), ("Chicago", 41.88, -87.63), ("Milwaukee", 43.04, -87.91), ("Chicago", 41.88, -87.63)]
+                .enumerated().map { RoutePicture.Place(name: $1.0, marker: String($0 + 1), latitude: $1.1, longitude: $1.2) })))
+        #expect(card.altText == "Loop, Jun 1 – 3, 2026: 2 games, 90 mi. Route: Chicago → Milwaukee → Chicago.")
+    }
+
     @Test("Below minBallotsForBreakdown a card shows what the page shows: points and bars, nothing of the breakdown")
     func belowThreshold() {
         let rankings = [[1, 0, 2], [1, 2, 0]]

@@ -113,10 +113,20 @@ public enum PreviewCard: Sendable, Equatable {
         case .poll(let card):
             let opening = "\(sentence(card.title)) Poll standings: \(card.voters)"
             guard card.rows.first?.points != nil else { return opening }
-            let standings = card.rows.map { "\($0.rank ?? "") \($0.name) with \($0.points ?? "")" }.joined(separator: "; ")
+            // "tied" as the card's chip says it, where no row beside it shows the tie: a trip
+            // tied with one past the card's rows read as simply 4th.
+            let standings = card.rows.map { row in
+                let tiedOutOfSight = row.tied && card.rows.filter { $0.rank == row.rank }.count == 1
+                return "\(row.rank ?? "") \(row.name) with \(row.points ?? "")\(tiedOutOfSight ? ", tied with a trip below" : "")"
+            }.joined(separator: "; ")
             return sentence("\(opening)\(card.tie.map { " \(sentence($0))" } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")")
         case .trip(let card):
-            let stops = card.route.map { $0.points.map(\.name).joined(separator: " → ") }
+            // A place stopped at again and again is named once, as route lines name it.
+            let stops = card.route.map { route in
+                route.points.map(\.name).reduce(into: [String]()) { names, name in
+                    if names.last != name { names.append(name) }
+                }.joined(separator: " → ")
+            }
             return sentence("\(card.name), \(card.dates): \(card.games), \(card.miles)\(stops.map { ". Route: \($0)" } ?? "")")
         }
     }
