@@ -30,6 +30,20 @@ struct RouteHandoffTests {
         #expect(RouteHandoff.links([], service: .apple).isEmpty)
     }
 
+    @Test("A place listed again where the route already is is passed once; a drive from a place to itself has no directions")
+    func samePlaceAgain() {
+        let chicago = RoutePoint(name: "Chicago", latitude: 41.88, longitude: -87.63)
+        let again = RoutePoint(name: "Chicago (hotel)", latitude: 41.8800001, longitude: -87.63)
+        let milwaukee = RoutePoint(name: "Milwaukee", latitude: 43.04, longitude: -87.91)
+        #expect(RouteHandoff.links([chicago, again], service: .google).isEmpty)
+        #expect(HandoffLinks.directions([chicago, chicago], label: "Directions") == nil)
+        #expect(RouteHandoff.links([chicago, again, milwaukee, milwaukee], service: .google).map(\.url) == [
+            "https://www.google.com/maps/dir/?api=1&origin=41.88%2C-87.63&destination=43.04%2C-87.91&travelmode=driving",
+        ])
+        // Back to a place left earlier is a drive.
+        #expect(RouteHandoff.links([chicago, milwaukee, chicago], service: .apple).count == 2)
+    }
+
     @Test("Waypoints beyond a service's limit: consecutive links, each starting where the last ended")
     func beyondTheLimit() {
         let google = RouteHandoff.links(sevenPoints, service: .google)

@@ -58,8 +58,13 @@ public enum RouteHandoff {
     /// Apple's Map Links (`saddr`, `daddr`) document directions "between two points" only.
     public static let appleMaxWaypoints = 0
 
-    /// Links for driving through `points` in order; none for fewer than two points.
+    /// Links for driving through `points` in order; none for fewer than two places. A point
+    /// at the same coordinates as the one before it is the same place, passed once: a drive
+    /// from Chicago to Chicago got directions from a place to itself.
     public static func links(_ points: [RoutePoint], service: Service) -> [Link] {
+        let points = points.reduce(into: [RoutePoint]()) { kept, point in
+            if kept.last?.coordinateText != point.coordinateText { kept.append(point) }
+        }
         switch service {
         case .google:
             return stretches(points, maxWaypoints: googleMaxWaypoints).map { stretch in
