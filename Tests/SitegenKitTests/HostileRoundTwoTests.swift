@@ -116,23 +116,20 @@ struct HostileRoundTwoTests {
 
     /// Mounts a small tmpfs at `folder`; false where mounting is not allowed (not root).
     static func mountTmpfs(_ folder: URL) -> Bool {
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=16m", "tmpfs", folder.path]
-        mount.standardError = FileHandle.nullDevice
-        guard (try? mount.run()) != nil else { return false }
-        mount.waitUntilExit()
-        return mount.terminationStatus == 0
+        mount(["-t", "tmpfs", "-o", "size=16m", "tmpfs", folder.path], folders: [folder])
     }
 
     /// `folder` made a bind mount of `source` (same file system, same device number).
     static func mountBind(_ source: URL, at folder: URL) -> Bool {
-        try? FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        mount(["--bind", source.path, folder.path], folders: [source, folder])
+    }
+
+    /// `mount` with `arguments`, the `folders` made first; false where it cannot (not root).
+    private static func mount(_ arguments: [String], folders: [URL]) -> Bool {
+        for folder in folders { try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["--bind", source.path, folder.path]
+        mount.arguments = arguments
         mount.standardError = FileHandle.nullDevice
         guard (try? mount.run()) != nil else { return false }
         mount.waitUntilExit()

@@ -132,10 +132,7 @@ struct MarkdownPagesTests {
                 """,
             "notes.md": "---\ntitle: Notes\n---\nSee [about](../about/) and [nothing](../nothing/).\n",
         ])
-        let log = DiagnosticLog()
-        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
-        let shown = displayPath(site.root) + "/"
-        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+        #expect(try site.buildDiagnostics() == [
             "Pages/about.md:7:6: warning: link \"tips/\" leads to /about/tips/ of the site, which has no such page or file; \"../tips/\" leads to the site's /tips/",
             "Pages/about.md:7:21: warning: link \"../polls/ZZZZZZ/\" leads to /polls/ZZZZZZ/ of the site, which has no such page or file",
             "Pages/about.md:7:58: warning: image \"../assets/photo.jpg\" leads to /assets/photo.jpg of the site, which has no such page or file",
@@ -187,10 +184,7 @@ struct MarkdownPagesTests {
     func missingStylesheet() throws {
         let site = try CommandLineTests().goldenSite()
         try FileManager.default.removeItem(at: site.root.appendingPathComponent("Templates/assets/site.css"))
-        let log = DiagnosticLog()
-        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
-        let shown = displayPath(site.root) + "/"
-        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") } == [
+        #expect(try site.buildDiagnostics() == [
             "Templates/assets/site.css: warning: the templates link every page to assets/site.css, which does not exist; the pages would show unstyled",
         ])
     }
@@ -199,10 +193,7 @@ struct MarkdownPagesTests {
     func missingInputFolder() throws {
         let site = try CommandLineTests().goldenSite()
         try site.write("site.yml", try site.read("site.yml") + "inputs:\n  polls: Data/pols\n  convoys: Data/convoys\n")
-        let log = DiagnosticLog()
-        _ = try SiteBuilder(options: BuildOptions(configFile: site.root.appendingPathComponent("site.yml")), log: log).run()
-        let shown = displayPath(site.root) + "/"
-        #expect(log.all.map { $0.description.replacingOccurrences(of: shown, with: "") }.filter { !$0.contains("no poll has id") } == [
+        #expect(try site.buildDiagnostics().filter { !$0.contains("no poll has id") } == [
             "Data/convoys: warning: inputs.convoys: site.yml names this folder, which does not exist; nothing is read from it",
             "Data/pols: warning: inputs.polls: site.yml names this folder, which does not exist; nothing is read from it",
         ])

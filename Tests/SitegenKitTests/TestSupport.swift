@@ -37,7 +37,6 @@ final class TemporarySite {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
-    /// Copies the repository's real templates, so tests exercise what users get.
     /// The errors a `sitegen check` of the site reports, as printed, its paths relative to
     /// the site; the check must fail.
     func checkErrors(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
@@ -49,6 +48,16 @@ final class TemporarySite {
         return log.all.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: shown, with: "") }
     }
 
+    /// Builds the site into its Output folder; every diagnostic, as printed, its paths
+    /// relative to the site.
+    func buildDiagnostics() throws -> [String] {
+        let log = DiagnosticLog()
+        _ = try SiteBuilder(options: BuildOptions(configFile: root.appendingPathComponent("site.yml")), log: log).run()
+        let shown = displayPath(root) + "/"
+        return log.all.map { $0.description.replacingOccurrences(of: shown, with: "") }
+    }
+
+    /// Copies the repository's real templates, so tests exercise what users get.
     func copyTemplates() throws {
         try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("Templates"),
                                          to: root.appendingPathComponent("Templates"))
