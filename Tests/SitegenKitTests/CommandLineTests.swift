@@ -112,6 +112,11 @@ struct CommandLineTests {
         #expect(refused.stderr.hasPrefix("error: Data: refusing to use this output folder"))
         #expect(try SitegenProcess.run(["check", "--quiet", "--output", "elsewhere", "--date", "2026-07-01", "--seed", "3"], in: site.root).status == 0)
         #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("elsewhere").path))
+        // A folder of someone else's is refused by check as by a first build.
+        try site.write("web/mine.txt", "mine")
+        let foreign = try SitegenProcess.run(["check", "--quiet", "--output", "web"], in: site.root)
+        #expect(foreign.status == 3)
+        #expect(foreign.stderr == "error: web: refusing to replace this folder: 1 file in it was not written by sitegen: mine.txt (there is no record of an earlier build here: .web.sitegen-state.json is missing). Move it away, or list it under `keep:` in site.yml\n")
         // No command at all is one too (a CI step that lost its "build" passed), unlike --help.
         let none = try SitegenProcess.run([], in: site.root)
         #expect(none.status == 2)

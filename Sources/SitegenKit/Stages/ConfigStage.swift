@@ -45,7 +45,13 @@ struct ConfigStage {
             // input passed `check` and stopped `build` (exit 3). Looking writes nothing.
             if options.siteOutput == nil {
                 do {
-                    try OutputFolder(output: config.output).checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
+                    let folder = OutputFolder(output: config.output, keep: config.keep)
+                    try folder.checkSafe(siteFolder: config.folder, protecting: [config.templates] + config.inputFolders)
+                    // A first build refuses a folder holding files it did not write: check passed
+                    // where build then stopped (exit 3). After a build, its record decides.
+                    if !FileManager.default.fileExists(atPath: BuildState.url(for: config.output).path) {
+                        try folder.checkOwnership(recorded: nil)
+                    }
                 } catch {
                     throw .io(error.message)
                 }
