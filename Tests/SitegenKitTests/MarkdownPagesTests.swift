@@ -130,7 +130,7 @@ struct MarkdownPagesTests {
                 Not: [tips](tips/), [old poll](../polls/ZZZZZZ/ "gone"), ![photo](../assets/photo.jpg)
                 [up](../../x/) and [root](/tips/).
                 """,
-            "notes.md": "---\ntitle: Notes\n---\nSee [about](../about/) and [nothing](../nothing/).\n",
+            "notes.md": "---\ntitle: Notes\n---\nSee [about](../about/) and [nothing](../nothing/) and [caps](../TIPS/).\n",
         ])
         #expect(try site.buildDiagnostics() == [
             "Pages/about.md:7:6: warning: link \"tips/\" leads to /about/tips/ of the site, which has no such page or file; \"../tips/\" leads to the site's /tips/",
@@ -139,6 +139,8 @@ struct MarkdownPagesTests {
             "Pages/about.md:8:1: warning: link \"../../x/\" leads above the site's root folder",
             "Pages/about.md:8:20: warning: link \"/tips/\" leads outside the site, which baseURL puts at /trips/; \"../tips/\", relative to the page, leads to the site's /tips/",
             "Pages/notes.md:4:28: warning: link \"../nothing/\" leads to /nothing/ of the site, which has no such page or file",
+            // Most hosts tell letter case apart.
+            "Pages/notes.md:4:55: warning: link \"../TIPS/\" leads to /TIPS/ of the site, which has no such page or file",
         ])
     }
 

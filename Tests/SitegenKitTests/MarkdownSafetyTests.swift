@@ -58,7 +58,7 @@ struct MarkdownSafetyTests {
 
     @Test("With urls: files a relative link to a folder names its index.html; other links are left as written", arguments: [
         ("../tips/", "../tips/index.html"), ("tips/#today", "tips/index.html#today"), ("..", "../index.html"),
-        ("./?x=1", "./index.html?x=1"), ("polls/X7K9M2/.", "polls/X7K9M2/./index.html"), ("../tips", "../tips/index.html"),
+        ("./?x=1", "./index.html?x=1"), ("polls/X7K9M2/.", "polls/X7K9M2/./index.html")
     ])
     func folderLinks(link: String, expected: String) {
         #expect(MarkdownRenderer.indexFileLink(link) == expected)
@@ -68,7 +68,7 @@ struct MarkdownSafetyTests {
     }
 
     @Test("Links that are not relative links to a folder are never given an index.html", arguments: [
-        "/tips/", "#top", "https://example.org/", "mailto:a@b.c", "notes.html", "../assets/site.css", "a:b/", "",
+        "/tips/", "#top", "https://example.org/", "mailto:a@b.c", "notes.html", "../assets/site.css", "../tips", "../downloads/LICENSE", "a:b/", "",
     ])
     func otherLinks(link: String) {
         #expect(MarkdownRenderer.indexFileLink(link) == nil)

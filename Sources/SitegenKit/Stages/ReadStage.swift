@@ -78,6 +78,8 @@ struct ReadStage {
                               keeps: pollContext != nil)
         var exports = ExportSet.load(config: config, loader: loader, log: log, readVotes: votes.ballots)
         let pages = MarkdownPages.load(config.pages, siteFolder: config.folder, log: log)
+        // Their links are checked against the paths as written (PageLinkCheck).
+        if !pages.isEmpty { paths.keepExactPaths() }
         let assets: [SiteModel.Asset]
         do {
             assets = try Self.readAssets(config.templates.appendingPathComponent("assets"))

@@ -202,9 +202,8 @@ public enum MarkdownRenderer {
         let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         if path.hasSuffix("/") { return path + "index.html" + url[end...] }
         if last == "." || last == ".." { return path + "/index.html" + url[end...] }
-        // A name without an extension is one of the site's folders (`../tips`): a host adds
-        // the slash, a browser on disk would list the folder.
-        if !last.isEmpty, !last.contains(".") { return path + "/index.html" + url[end...] }
+        // A name without a slash may be a file of one's own (downloads/LICENSE, CNAME): left
+        // as written.
         return nil
     }
 
