@@ -38,6 +38,11 @@ struct SiteConfigTests {
         #expect(config.inputs.polls.path == "/sites/trips/Data/polls")
         #expect(config.inputs.votes.path == "/sites/trips/Ballots")
         #expect(config.inputs.named == ["inputs.votes"])
+        // Any setting: a CI template's empty variable is not set.
+        let empties = try SiteConfigLoader.parse("title: Trips\nbaseURL: \"\"\nlanguage: ''\ntimeZone: \"\"\nurls: \"\"\nkeep: \"\"\n", file: file)
+        #expect(empties.baseURL == nil && empties.language == "en" && empties.urls == .pretty)
+        #expect(empties.timeZone.identifier == "GMT" || empties.timeZone.identifier == "UTC")
+        #expect(empties.keep == SiteConfigLoader.defaultKeep)
     }
 
     @Test("Every key of docs/site-config.md is read")

@@ -392,9 +392,12 @@ private final class NodeReader {
         return scalar.string
     }
 
+    /// An empty value (`""`, quoted or not) is not set, as null is (docs/site-config.md): a
+    /// CI template that leaves `baseURL: "${BASE}"` empty gets the default, not an error.
     func optionalString(_ node: Node?, _ key: String) throws(ConfigError) -> String? {
         guard let node, !isNull(node) else { return nil }
-        return try string(node, key)
+        let value = try string(node, key)
+        return value.isEmpty ? nil : value
     }
 
     /// Values are bounded like export values, so a huge setting is an error at its position
@@ -407,7 +410,7 @@ private final class NodeReader {
     /// A list of strings; a single string counts as a list of one.
     func optionalStrings(_ node: Node?, _ key: String) throws(ConfigError) -> [String]? {
         guard let node, !isNull(node) else { return nil }
-        if case .scalar = node { return [try string(node, key)] }
+        if case .scalar = node { return try optionalString(node, key).map { [$0] } }
         guard case .sequence(let sequence) = node else { throw error(node, key, "expected a list such as [CNAME, .nojekyll]") }
         var values: [String] = []
         for item in sequence { values.append(try string(item, key)) }
