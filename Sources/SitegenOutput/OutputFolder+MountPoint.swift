@@ -45,6 +45,8 @@ extension OutputFolder {
         } catch {
             throw OutputError(message: "\(displayPath(output)): cannot swap in the new site's files: \(error.localizedDescription)")
         }
-        discard(staging)
+        // The replaced site is inside the published folder: gone before the build ends, or
+        // `sitegen build && rsync Output/ …` uploaded it.
+        discard(staging, now: true)
     }
 }

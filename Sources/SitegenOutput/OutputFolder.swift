@@ -760,8 +760,11 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// for it. With `removesInBackground` (the command line) the folder is renamed aside,
     /// which is instant, and a detached `rm -rf` removes it after the build has returned;
     /// the next build removes whatever such a removal left.
-    package func discard(_ folder: URL) {
-        guard removesInBackground else {
+    /// `now`: removed before this returns, even when removals run in the background: a
+    /// folder inside the published one (a mount point's replaced site) would be uploaded by
+    /// the deploy step that follows the build.
+    package func discard(_ folder: URL, now: Bool = false) {
+        guard removesInBackground && !now else {
             try? FileManager.default.removeItem(at: folder)
             return
         }
