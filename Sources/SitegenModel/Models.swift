@@ -205,6 +205,11 @@ public struct Trip: Sendable, Encodable, Equatable {
 }
 
 public struct Poll: Sendable, Encodable, Equatable {
+    /// The times a record can say it was made, changed or voted at: from 2001, where the
+    /// app's dates count from, to the end of 2100 (docs/exports.md, "Encodings"). A time
+    /// outside them is warned about when read and dates nothing.
+    public static let plausibleTimes = Date(timeIntervalSinceReferenceDate: 0)..<Date(timeIntervalSince1970: 4_133_980_800)
+
     public var id: UUID
     public var title: String
     public var shareCode: ShareCode

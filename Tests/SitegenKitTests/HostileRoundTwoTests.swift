@@ -353,6 +353,9 @@ struct HostileRoundTwoTests {
         #expect(result.stderr.contains("Data/votes/tie.json:2:177: warning: [0].modifiedAt: 4852-12-26T16:00:00Z is outside 2001–2100, not a time the app can have saved; it is shown as it is but does not date the site\n"))
         #expect(try site.read("Output/manifest.json").contains("\"buildTime\": \"2026-05-09T06:13:20Z\""))
         #expect(!(try site.read("Output/tips/index.html")).contains("4852"))
+        // Nor the poll's "last updated" (results.json's updatedAt): the newest other time, the poll's own.
+        let results = try site.read("Output/polls/TWB2AA/results.json")
+        #expect(results.contains("\"updatedAt\": \"2026-05-09T06:13:20Z\""), "\(results)")
     }
 
     @Test("An input changed while the build reads it is not published under its old hash")

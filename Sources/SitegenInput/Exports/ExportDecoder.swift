@@ -218,7 +218,7 @@ public struct ExportDecoder: Sendable {
     /// The times a record can say it was made, changed or voted at: from 2001, where the
     /// app's dates count from, to the end of 2100. A `modifiedAt` of year 4852 (a corrupt
     /// value) dated the whole site — its "last updated", the tips page's day — without a word.
-    package static let recordTimes = Date(timeIntervalSinceReferenceDate: 0)..<Date(timeIntervalSince1970: 4_133_980_800)
+    package static let recordTimes = Poll.plausibleTimes
 
     /// A record's own time (`createdAt`, `modifiedAt`, `votedAt`, `generatedAt`): a date, with a
     /// warning outside `recordTimes`; such a time does not date the site (`buildTime`).

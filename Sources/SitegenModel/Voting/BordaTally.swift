@@ -254,7 +254,10 @@ public enum BordaTally {
         let breakdown = publishesBreakdown
             ? ResultsBreakdown(headToHeadWinner: headToHeadWinner(ballots, tripCount: tripCount))
             : nil
-        let updatedAt = counted.map(\.modifiedAt).reduce(poll.modifiedAt, max)
+        // A time no app can have saved (warned about when read) dates nothing, unless it is
+        // all there is: a ballot of year 2101 made the poll "last updated" then.
+        let times = [poll.modifiedAt] + counted.map(\.modifiedAt)
+        let updatedAt = times.filter(Poll.plausibleTimes.contains).max() ?? times.max()!
         return PollResults(
             ballots: BallotCounts(received: received.count, counted: counted.count,
                                   invalid: kept.count - counted.count, superseded: superseded),
