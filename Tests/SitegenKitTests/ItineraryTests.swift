@@ -133,6 +133,17 @@ struct ItineraryTimelineTests {
         #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:g1"], ["game:g0", "travel", "game:tbd", "travel"], ["game:g2"]])
     }
 
+    @Test("An item's notes put their headings under the day's h3, or under Unscheduled's h2")
+    func itemNotesHeadings() throws {
+        let config = try SiteConfigLoader.parse("title: T\n", file: URL(fileURLWithPath: "/site/site.yml"))
+        let kit = RenderKit(config: config, templates: try TemplateSet.load(from: Repository.root.appendingPathComponent("Templates"), required: []),
+                            links: SiteLinks(style: config.urls, baseURL: nil), format: Formatting(timeZone: .gmt), buildTime: nil, navigation: [])
+        var item = S.item("a", .startOfDay, day: 1)
+        item.notes = "# Parking\n\nLot C."
+        #expect(ItineraryPages.entryModel(.item(item), kit: kit).entryNotesHTML == "<h4>Parking</h4>\n<p>Lot C.</p>\n")
+        #expect(ItineraryPages.entryModel(.item(item), kit: kit, dated: true).entryNotesHTML == "<h3>Parking</h3>\n<p>Lot C.</p>\n")
+    }
+
     @Test("Items: start of day, after a game, after a segment, shared anchors in createdAt order")
     func placement() {
         let items = [

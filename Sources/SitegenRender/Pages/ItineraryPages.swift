@@ -163,7 +163,8 @@ package enum ItineraryPages {
             // and drives there show their dates; an item has only its day).
             return TimelineEntry(kind: "item item-\(item.category.rawValue)", icon: item.category.icon, label: item.category.label,
                                  title: item.title, detail: dated ? "Set for day \(item.anchorDay)" : nil,
-                                 entryNotesHTML: item.notes.map { kit.markdown($0, below: 3) })
+                                 // Under a day's <h3>, or right under the Unscheduled <h2>.
+                                 entryNotesHTML: item.notes.map { kit.markdown($0, below: dated ? 2 : 3) })
         }
     }
 }
