@@ -46,7 +46,7 @@ extension OutputFolder {
             throw OutputError(message: "\(displayPath(output)): cannot swap in the new site's files: \(error.localizedDescription)")
         }
         // The replaced site is inside the published folder: gone before the build ends, or
-        // `sitegen build && rsync Output/ …` uploaded it.
-        discard(staging, now: true)
+        // `sitegen build && rsync Output/ …` uploaded it (`discard` sees it is inside).
+        discard(staging)
     }
 }

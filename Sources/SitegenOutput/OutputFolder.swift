@@ -760,11 +760,13 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
     /// for it. With `removesInBackground` (the command line) the folder is renamed aside,
     /// which is instant, and a detached `rm -rf` removes it after the build has returned;
     /// the next build removes whatever such a removal left.
-    /// `now`: removed before this returns, even when removals run in the background: a
-    /// folder inside the published one (a mount point's replaced site) would be uploaded by
-    /// the deploy step that follows the build.
+    /// Removed in the background when the build asks (`removesInBackground`), unless `now`;
+    /// a folder inside the published one (a mount point's staging folder, its replaced site)
+    /// always before this returns: the deploy step that follows the build would upload it.
     package func discard(_ folder: URL, now: Bool = false) {
-        guard removesInBackground && !now else {
+        // Inside the published folder (a mount point's staging folder): always now.
+        let inside = folder.standardizedFileURL.path.hasPrefix(output.standardizedFileURL.path + "/")
+        guard removesInBackground && !now && !inside else {
             try? FileManager.default.removeItem(at: folder)
             return
         }
