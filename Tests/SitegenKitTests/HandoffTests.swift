@@ -161,6 +161,18 @@ struct GPXFileTests {
         #expect(!gpx.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })
     }
 
+    @Test("A stop at the coordinates of the one before it is one route point")
+    func samePlaceOnce() throws {
+        let chicago = RoutePoint(name: "Chicago", latitude: 41.88, longitude: -87.63)
+        let hotel = RoutePoint(name: "Chicago hotel", latitude: 41.8800001, longitude: -87.63)
+        let milwaukee = RoutePoint(name: "Milwaukee", latitude: 43.04, longitude: -87.91)
+        let gpx = try #require(GPXFile.route(name: "T", points: [chicago, hotel, milwaukee, milwaukee]))
+        #expect(gpx.components(separatedBy: "<rtept").count - 1 == 2)
+        #expect(gpx.contains("<name>Chicago</name>") && !gpx.contains("Chicago hotel"))
+        // Two stops at one place keep their two points: the page links the file.
+        #expect(try #require(GPXFile.route(name: "T", points: [chicago, hotel])).components(separatedBy: "<rtept").count - 1 == 2)
+    }
+
     @Test("Fewer than two points make no route")
     func tooShort() {
         #expect(GPXFile.route(name: "One", points: Array(sevenPoints.prefix(1))) == nil)

@@ -45,6 +45,15 @@ struct SiteConfigTests {
         #expect(empties.keep == SiteConfigLoader.defaultKeep)
     }
 
+    @Test("keep: paths written with ./, a trailing slash or a doubled slash name what they would without; sitemap.xml may be kept without a baseURL")
+    func keepPaths() throws {
+        let config = try SiteConfigLoader.parse("title: T\nkeep: [./downloads, docs/, a//b.pdf, sitemap.xml]\n", file: file)
+        #expect(config.keep == SiteConfigLoader.defaultKeep + ["downloads", "docs", "a/b.pdf", "sitemap.xml"])
+        #expect(message("title: T\nbaseURL: https://example.org/\nkeep: [sitemap.xml]\n")
+                == "/sites/trips/site.yml:3:8: error: keep: sitegen writes \"sitemap.xml\" itself; keep lists only what it does not write, such as CNAME or downloads")
+        #expect(message("title: T\nkeep: [../x]\n") != nil)
+    }
+
     @Test("Every key of docs/site-config.md is read")
     func fullExample() throws {
         let config = try SiteConfigLoader.parse("""

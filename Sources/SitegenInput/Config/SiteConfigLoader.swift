@@ -163,15 +163,22 @@ public enum SiteConfigLoader {
             return language
         }
         let listed: [String] = reader.noting([]) { () throws(ConfigError) in
-            // "downloads/" names the folder, as "downloads" does.
-            let listed = (try reader.optionalStrings(top["keep"], "keep") ?? []).map { $0.hasSuffix("/") && $0.count > 1 ? String($0.dropLast()) : $0 }
+            // "downloads/", "./downloads" and "downloads//x" name what "downloads" and
+            // "downloads/x" do; ".." and absolute paths stay what they are, and are refused.
+            let listed = (try reader.optionalStrings(top["keep"], "keep") ?? []).map { path -> String in
+                guard !path.hasPrefix("/") else { return path }
+                let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+                return parts.isEmpty ? path : parts.joined(separator: "/")
+            }
             for (index, path) in listed.enumerated() where !SafePath.isSafe(path) || path.utf8.count > maxTitleBytes {
                 throw reader.error(reader.item(top["keep"]!, index), "keep", "expected a path inside the output folder such as CNAME or downloads/map.pdf, found \"\(path)\"")
             }
             // A path sitegen writes passed the first build, then failed every build that
             // changed it: a scheduled job stuck on exit 3. (A file of one's own inside one of
             // its folders, polls/X7K9M2/notes.txt, may be kept; PlanStage checks the rest.)
-            for (index, path) in listed.enumerated() where Self.siteTopLevelNames.contains(path) {
+            // sitemap.xml is written only with a baseURL.
+            for (index, path) in listed.enumerated() where Self.siteTopLevelNames.contains(path)
+                && !(path == "sitemap.xml" && baseURL == nil) {
                 throw reader.error(reader.item(top["keep"]!, index), "keep", "sitegen writes \"\(path)\" itself; keep lists only what it does not write, such as CNAME or downloads")
             }
             return listed

@@ -12,6 +12,13 @@ public enum GPXFile {
     /// nil for fewer than two points: one place is not a route.
     public static func route(name: String, points: [RoutePoint]) -> String? {
         guard points.count >= 2 else { return nil }
+        // A stop at the coordinates of the one before it is the same place: one route point
+        // (a navigation app asked to go from a place to itself stops there). Pages link the
+        // file for two stops or more, so a route of one place keeps its two points.
+        let places = points.reduce(into: [RoutePoint]()) { kept, point in
+            if kept.last?.coordinateText != point.coordinateText { kept.append(point) }
+        }
+        let points = places.count >= 2 ? places : points
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="sitegen \(SitegenVersion.current)" xmlns="http://www.topografix.com/GPX/1/1" \
