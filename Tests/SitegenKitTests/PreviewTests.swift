@@ -39,9 +39,17 @@ struct PreviewTests {
         let card = PreviewCard.poll(PreviewCard.PollCard(
             title: "Poll", siteTitle: "Site", voters: "3 people have voted.", tie: nil,
             rows: [Self.row("1st", "A", "12 points", 1, first: true), Self.row("2nd", "B", "11 points", 0.9),
-                   Self.row("3rd", "C", "10.5 points", 0.8), Self.row("4th", "S", "10 points", 0.75, tied: true)],
+                   Self.row("3rd", "C", "10.5 points", 0.8),
+                   PreviewCard.PollCard.Row(rank: "4th", name: "S", points: "10 points", share: 0.75, isFirst: false, tied: true, tiedPastCard: true)],
             more: "+ 2 more trips"))
         #expect(card.altText == "Poll. Poll standings: 3 people have voted. 1st A with 12 points; 2nd B with 11 points; 3rd C with 10.5 points; 4th S with 10 points, tied with a trip below; + 2 more trips.")
+        // From a count: four trips tied for second behind A, four rows shown, so the last row's
+        // tie runs on past the card; said once, of it (rows 2–4 read as tied by their ranks).
+        let published = Self.published(["A", "B", "C", "D", "E"], [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [0, 3, 4, 1, 2], [0, 4, 1, 2, 3]])
+        let counted = PreviewCard.poll(published, siteTitle: "Site")
+        guard case .poll(let poll) = counted else { Issue.record("not a poll card"); return }
+        #expect(poll.rows.map(\.tiedPastCard) == [false, false, false, true])
+        #expect(counted.altText.hasSuffix("2nd D with 10 points, tied with a trip below; + 1 more trip."))
     }
 
     @Test("The itinerary card's text equivalent names a place stopped at again and again once, as route lines do")

@@ -42,9 +42,13 @@ public enum PreviewCard: Sendable, Equatable {
             /// Drawn in the leader's colour (rank 1 with votes, tied or not).
             public var isFirst: Bool
             public var tied: Bool
+            /// Tied with a trip past the card's rows: the text equivalent says so, as no row
+            /// shown beside it does.
+            public var tiedPastCard: Bool
 
-            package init(rank: String?, name: String, points: String?, share: Double?, isFirst: Bool, tied: Bool) {
-                (self.rank, self.name, self.points, self.share, self.isFirst, self.tied) = (rank, name, points, share, isFirst, tied)
+            package init(rank: String?, name: String, points: String?, share: Double?, isFirst: Bool, tied: Bool, tiedPastCard: Bool = false) {
+                (self.rank, self.name, self.points, self.share, self.isFirst, self.tied, self.tiedPastCard)
+                    = (rank, name, points, share, isFirst, tied, tiedPastCard)
             }
         }
     }
@@ -75,13 +79,18 @@ public enum PreviewCard: Sendable, Equatable {
     public static func poll(_ published: PublishedPoll, siteTitle: String) -> PreviewCard {
         let poll = published.poll, results = published.results
         let hasVotes = results.ballots.counted > 0
-        let rows = results.standings.prefix(maxRows).map { standing in
+        let firstHidden = results.standings.dropFirst(maxRows).first
+        var rows = results.standings.prefix(maxRows).map { standing in
             PollCard.Row(rank: hasVotes ? Formatting.ordinal(standing.rank) : nil,
                          name: published.tripName(standing.trip),
                          points: hasVotes ? Formatting.count(standing.points, "point") : nil,
                          share: hasVotes ? standing.share : nil,
                          isFirst: hasVotes && standing.rank == 1,
                          tied: hasVotes && standing.tied)
+        }
+        // Said once, of the last row shown: the rows of its rank above it read as tied.
+        if hasVotes, let last = results.standings.prefix(maxRows).last, last.tied, firstHidden?.rank == last.rank {
+            rows[rows.count - 1].tiedPastCard = true
         }
         let hidden = results.standings.count - rows.count
         return .poll(PollCard(title: poll.title, siteTitle: siteTitle,
@@ -113,11 +122,10 @@ public enum PreviewCard: Sendable, Equatable {
         case .poll(let card):
             let opening = "\(sentence(card.title)) Poll standings: \(card.voters)"
             guard card.rows.first?.points != nil else { return opening }
-            // "tied" as the card's chip says it, where no row beside it shows the tie: a trip
-            // tied with one past the card's rows read as simply 4th.
+            // A tie with a trip past the card's rows is said: it read as simply 4th. (One
+            // between rows shown reads from their equal ranks.)
             let standings = card.rows.map { row in
-                let tiedOutOfSight = row.tied && card.rows.filter { $0.rank == row.rank }.count == 1
-                return "\(row.rank ?? "") \(row.name) with \(row.points ?? "")\(tiedOutOfSight ? ", tied with a trip below" : "")"
+                "\(row.rank ?? "") \(row.name) with \(row.points ?? "")\(row.tiedPastCard ? ", tied with a trip below" : "")"
             }.joined(separator: "; ")
             return sentence("\(opening)\(card.tie.map { " \(sentence($0))" } ?? "") \(standings)\(card.more.map { "; \($0)" } ?? "")")
         case .trip(let card):
