@@ -16,12 +16,25 @@ final class PlannedPaths: @unchecked Sendable {
     /// links are checked against (`PageLinkCheck`), as "../TIPS/" fails on most hosts.
     private var exact: Set<PathKey>?
     private var counts = (files: 0, pages: 0, sitemapPages: 0)
+    /// `keep:` entries as folders ("polls/x7k9m2/trips/", case-folded), and the first path
+    /// in byte order claimed inside each: a kept folder sitegen writes into passed the first
+    /// build and failed every later one at publishing (exit 3).
+    private let keptFolders: [[UInt8]]
+    private var insideKept: [String?]
 
     /// `expectedFiles`: about how many paths will be claimed (the last build's count), room
     /// made for at once: growing the set rehashed every key claimed so far, a third of the
-    /// claims' time in a rebuild at 10,000 polls.
-    init(expectedFiles: Int = 0) {
+    /// claims' time in a rebuild at 10,000 polls. `kept`: site.yml's `keep:` paths.
+    init(expectedFiles: Int = 0, kept: [String] = []) {
         seen.reserveCapacity(expectedFiles)
+        keptFolders = kept.map { Self.caseFolded($0) + [UInt8(ascii: "/")] }
+        insideKept = Array(repeating: nil, count: kept.count)
+    }
+
+    /// The first `keep:` entry (by index) that a claimed path lies inside, with the first
+    /// such path in byte order, whichever thread claimed it first.
+    var firstInsideKept: (keep: Int, path: String)? {
+        lock.withLock { insideKept.indices.lazy.compactMap { index in self.insideKept[index].map { (index, $0) } }.first }
     }
 
     /// Files planned so far, pages among them (HTML files), and pages the sitemap lists.
@@ -51,10 +64,17 @@ final class PlannedPaths: @unchecked Sendable {
         for path in paths where !SafePath.isSafe(path) {
             return "refusing to write outside the output folder: \(path)"
         }
-        let keys = paths.map { PathKey(Self.caseFolded($0)) }
+        let folded = paths.map(Self.caseFolded)
+        let keys = folded.map { PathKey($0) }
         return lock.withLock {
             for (path, key) in zip(paths, keys) where !seen.insert(key).inserted {
                 return "two files of the site would be written to \(path)"
+            }
+            for (index, folder) in keptFolders.enumerated() {
+                for (path, bytes) in zip(paths, folded) where bytes.starts(with: folder) {
+                    if let found = insideKept[index], !Array(path.utf8).lexicographicallyPrecedes(Array(found.utf8)) { continue }
+                    insideKept[index] = path
+                }
             }
             if exact != nil {
                 for path in paths { exact!.insert(PathKey(Array(path.utf8))) }

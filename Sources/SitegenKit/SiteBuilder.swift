@@ -151,7 +151,7 @@ public struct SiteBuilder {
     /// The stages after config.
     private func build(_ setup: Setup, stages: inout StageDriver) throws(BuildFailure) -> BuildReport {
         let config = setup.config
-        let paths = PlannedPaths(expectedFiles: setup.output?.lastFileCount ?? 0)
+        let paths = PlannedPaths(expectedFiles: setup.output?.lastFileCount ?? 0, kept: config.keep)
         let render = RenderStage(output: setup.output, log: log)
         var inputs = try stages.run(.read, options.write ? "Reading inputs and writing polls" : "Reading inputs") { () throws(BuildFailure) in
             try ReadStage(config: config, options: options, log: log, paths: paths, render: render,

@@ -215,7 +215,7 @@ struct InPlaceUpdateTests {
 
     @Test("A kept path that sitegen writes is a site.yml error before anything is written (exit 2), by check and build alike",
           arguments: [("tips", "site.yml:1:8: error: keep: sitegen writes \"tips\" itself; keep lists only what it does not write, such as CNAME or downloads"),
-                      ("tips/index.html", "site.yml: error: keep: sitegen writes \"tips/index.html\" itself; keep lists only what it does not write, such as CNAME or downloads"),
+                      ("tips/index.html", "site.yml:1:8: error: keep: sitegen writes \"tips/index.html\" itself; keep lists only what it does not write, such as CNAME or downloads"),
                       ("tips/", "site.yml:1:8: error: keep: sitegen writes \"tips\" itself; keep lists only what it does not write, such as CNAME or downloads")])
     func keptAndWritten(_ kept: String, _ message: String) throws {
         let site = try rebuilds.site()
@@ -231,18 +231,24 @@ struct InPlaceUpdateTests {
         #expect(try fileTree(output(site)) == before)
     }
 
-    @Test("Of several kept folders a rebuild writes into, the first path in path order is named, whichever thread wrote it")
+    @Test("A kept folder sitegen writes into is a site.yml error at its entry, naming the first path in path order, whichever thread planned it")
     func firstKeptAndWritten() throws {
         let site = try rebuilds.site()
         try rebuilds.buildOnDisk(site)
-        // A poll's trips folder: no file of that name, so only writing into it tells.
-        let inTrips = try fileTree(output(site)).keys.filter { $0.hasPrefix("polls/") && $0.contains("/trips/") }
-        let first = try #require(inTrips.min { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        let before = try fileTree(output(site))
+        // A poll's trips folder: no file of that name, so only the paths inside it tell.
+        let inTrips = before.keys.filter { $0.hasPrefix("polls/") && $0.contains("/trips/") }
         let folders = Set(inTrips.map { $0.components(separatedBy: "/trips/")[0] + "/trips" }).sorted()
-        try site.write("site.yml", try site.read("site.yml") + "keep: [\(folders.joined(separator: ", "))]\n")
-        let result = try SitegenProcess.run(["build"], in: site.root)
-        #expect(result.status == 3)
-        #expect(result.stderr == "error: Output/\(first): listed under `keep:` in site.yml, but sitegen writes this path\n")
+        let first = try #require(inTrips.filter { $0.hasPrefix(folders[0] + "/") }.min { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        let yaml = try site.read("site.yml")
+        let line = yaml.split(separator: "\n", omittingEmptySubsequences: false).count
+        try site.write("site.yml", yaml + "keep: [\(folders.joined(separator: ", "))]\n")
+        for command in ["check", "build"] {
+            let result = try SitegenProcess.run([command], in: site.root)
+            #expect(result.status == 2)
+            #expect(result.stderr == "site.yml:\(line):8: error: keep: sitegen writes \"\(first)\" inside \"\(folders[0])\"; keep lists only what it does not write, such as CNAME or downloads\n")
+        }
+        #expect(try fileTree(output(site)) == before)
     }
 
     func text(_ site: TemporarySite) throws -> [String: String] {

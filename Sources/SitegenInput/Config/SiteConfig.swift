@@ -54,6 +54,9 @@ public struct SiteConfig: Sendable {
     /// Paths in the output folder that sitegen did not write and must carry over from one
     /// build to the next (`.git`, `CNAME`, `.nojekyll` and site.yml's `keep:`).
     public var keep: [String]
+    /// Where site.yml lists each of its `keep:` paths, for errors found once the site is
+    /// planned (a path sitegen writes).
+    package var keepMarks: [String: (line: Int?, column: Int?)] = [:]
     public var pages: URL?
     public var inputs: Inputs
     public var minBallotsForBreakdown: Int

@@ -162,6 +162,7 @@ public enum SiteConfigLoader {
             }
             return language
         }
+        var keepMarks: [String: (line: Int?, column: Int?)] = [:]
         let listed: [String] = reader.noting([]) { () throws(ConfigError) in
             // "downloads/", "./downloads" and "downloads//x" name what "downloads" and
             // "downloads/x" do; ".." and absolute paths stay what they are, and are refused.
@@ -180,6 +181,10 @@ public enum SiteConfigLoader {
             for (index, path) in listed.enumerated() where Self.siteTopLevelNames.contains(path)
                 && !(path == "sitemap.xml" && baseURL == nil) {
                 throw reader.error(reader.item(top["keep"]!, index), "keep", "sitegen writes \"\(path)\" itself; keep lists only what it does not write, such as CNAME or downloads")
+            }
+            for (index, path) in listed.enumerated() where keepMarks[path] == nil {
+                let mark = reader.item(top["keep"]!, index).mark
+                keepMarks[path] = (mark?.line, mark?.column)
             }
             return listed
         }
@@ -210,7 +215,7 @@ public enum SiteConfigLoader {
         }
         let seed = reader.noting(0) { () throws(ConfigError) in try reader.optionalSeed(tips["seed"], "tips.seed") ?? 0 }
 
-        let config = SiteConfig(
+        var config = SiteConfig(
             file: file.standardizedFileURL,
             folder: folder.standardizedFileURL,
             title: title,
@@ -245,6 +250,7 @@ public enum SiteConfigLoader {
             previews: reader.noting(true) { () throws(ConfigError) in try reader.optionalBool(top["previews"], "previews") ?? true }
         )
         if let problems = reader.problems { throw problems }
+        config.keepMarks = keepMarks
         return config
     }
 

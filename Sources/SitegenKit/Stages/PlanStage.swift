@@ -31,9 +31,16 @@ struct PlanStage {
         // site.yml refuses the site's own top-level names in keep:; a page, or a file or page
         // folder of a poll, is known only now. One sitegen writes passed the first build and
         // failed every build that changed it (exit 3).
+        func refuse(_ kept: String, _ message: String) -> BuildFailure {
+            let mark = config.keepMarks[kept]
+            return .configuration([Diagnostic(.error, file: displayPath(config.file), line: mark?.line ?? nil, column: mark?.column ?? nil,
+                                              field: "keep", message: message + "; keep lists only what it does not write, such as CNAME or downloads")])
+        }
         if let kept = config.keep.first(where: { paths.isPlanned($0) || paths.isPlanned($0 + "/index.html") }) {
-            throw .configuration([Diagnostic(.error, file: displayPath(config.file), field: "keep",
-                                             message: "sitegen writes \"\(kept)\" itself; keep lists only what it does not write, such as CNAME or downloads")])
+            throw refuse(kept, "sitegen writes \"\(kept)\" itself")
+        }
+        if let (index, path) = paths.firstInsideKept {
+            throw refuse(config.keep[index], "sitegen writes \"\(path)\" inside \"\(config.keep[index])\"")
         }
         // Every path is claimed: the keys (4 MB at 10,000 polls) go before the site renders.
         paths.forgetClaims()
