@@ -23,11 +23,12 @@ struct MarkdownSafetyTests {
         #expect(!html.lowercased().contains("<svg"))
     }
 
-    @Test("Only http, https, mailto, tel and relative links stay links; others are their text alone", arguments: [
+    @Test("Only http, https, mailto, tel, webcal and relative links stay links; others are their text alone", arguments: [
         ("[a](https://example.org/x)", "<p><a href=\"https://example.org/x\">a</a></p>\n"),
         ("[a](http://example.org)", "<p><a href=\"http://example.org\">a</a></p>\n"),
         ("[a](mailto:ann@example.org)", "<p><a href=\"mailto:ann@example.org\">a</a></p>\n"),
         ("[call Ann](tel:+1-555-0100)", "<p><a href=\"tel:+1-555-0100\">call Ann</a></p>\n"),
+        ("[Subscribe](webcal://example.org/trips/t/calendar.ics)", "<p><a href=\"webcal://example.org/trips/t/calendar.ics\">Subscribe</a></p>\n"),
         ("[a](#day-2)", "<p><a href=\"#day-2\">a</a></p>\n"),
         ("[a](../tips/)", "<p><a href=\"../tips/\">a</a></p>\n"),
         ("[a](javascript:alert(1))", "<p>a</p>\n"),

@@ -117,9 +117,10 @@ struct SiteConfigTests {
                 "/sites/trips/site.yml:3:3: error: privacy.minBallots: unknown key (did you mean \"minBallotsForBreakdown\"?); expected one of: minBallotsForBreakdown")
     }
 
-    @Test("A title of zero-width characters is empty; a control character in the title or description is refused")
+    @Test("A title of zero-width characters or fillers is empty; a control character in the title or description is refused")
     func invisibleAndControlText() {
         #expect(message("title: \"\\u200B\\u200D \"\n") == "/sites/trips/site.yml:1:8: error: title: must not be empty")
+        #expect(message("title: \"\\u3164\\u3164\"\n") == "/sites/trips/site.yml:1:8: error: title: must not be empty")
         #expect(message("title: \"Trips\\u0007\"\n") == "/sites/trips/site.yml:1:8: error: title: contains the control character U+0007, which a page cannot show; remove it")
         #expect(message("title: T\ndescription: \"a\\u001Bb\"\n") == "/sites/trips/site.yml:2:14: error: description: contains the control character U+001B, which a page cannot show; remove it")
         // Lines and tabs in a description are text; a title with a joiner inside is a title.

@@ -126,8 +126,8 @@ public enum SiteConfigLoader {
         if let titleNode = top["title"] {
             title = reader.noting("") { () throws(ConfigError) in
                 let title = try reader.string(titleNode, "title")
-                // Zero-width characters alone are as empty as spaces.
-                if title.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.generalCategory == .format }) {
+                // Zero-width characters and fillers (U+3164) alone are as empty as spaces, as in exports.
+                if title.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
                     throw reader.error(titleNode, "title", "must not be empty")
                 }
                 try Self.refuseControlCharacters(title, reader: reader, node: titleNode, key: "title")

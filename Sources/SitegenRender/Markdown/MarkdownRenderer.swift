@@ -140,7 +140,7 @@ public enum MarkdownRenderer {
         let scheme = trimmed[..<colon]
         // A ':' after '/', '?' or '#' is not a scheme separator ("page#a:b", "/x:y").
         if scheme.contains(where: { "/?#".contains($0) }) { return true }
-        return ["http", "https", "mailto", "tel"].contains(scheme.lowercased())
+        return ["http", "https", "mailto", "tel", "webcal"].contains(scheme.lowercased())
     }
 
     /// Output bytes charged per node (its tags), before its text.
