@@ -190,17 +190,27 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         } catch {
             throw OutputError(message: "\(displayPath(parent)): cannot create folder: \(Self.reasonCannotCreate(parent))")
         }
-        lockDescriptor = openLockFile(lockFile.path)
-        guard lockDescriptor >= 0 else {
-            throw OutputError(message: "\(displayPath(lockFile)): cannot create lock file: \(String(cString: strerror(errno)))")
-        }
-        // Waits for another build of the same output to finish rather than interleaving, and
-        // says so: a CI log that stopped without a word looked hung.
-        if flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
-            FileHandle.standardError.write(Data("Waiting for another build of \(displayPath(output))/ to finish (it holds \(displayPath(lockFile)))…\n".utf8))
-        }
-        guard flock(lockDescriptor, LOCK_EX) == 0 else {
-            throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
+        var waited = false
+        while true {
+            lockDescriptor = openLockFile(lockFile.path)
+            guard lockDescriptor >= 0 else {
+                throw OutputError(message: "\(displayPath(lockFile)): cannot create lock file: \(String(cString: strerror(errno)))")
+            }
+            // Waits for another build of the same output to finish rather than interleaving, and
+            // says so: a CI log that stopped without a word looked hung.
+            if flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK, !waited {
+                FileHandle.standardError.write(Data("Waiting for another build of \(displayPath(output))/ to finish (it holds \(displayPath(lockFile)))…\n".utf8))
+                waited = true
+            }
+            guard flock(lockDescriptor, LOCK_EX) == 0 else {
+                throw OutputError(message: "\(displayPath(lockFile)): cannot lock: \(String(cString: strerror(errno)))")
+            }
+            // A build that gives up with no record beside the folder removes the lock file
+            // (`abandon`): one that waited on it holds a removed file, and locks the path anew.
+            var held = stat(), named = stat()
+            if fstat(lockDescriptor, &held) == 0, stat(lockFile.path, &named) == 0,
+               held.st_dev == named.st_dev, held.st_ino == named.st_ino { break }
+            close(lockDescriptor)
         }
         // A build killed between its swap and its state: put the state in place if the swap
         // happened. A rebuild killed while moving its files in: finish the move (roll forward).
@@ -743,6 +753,12 @@ public final class OutputFolder: SiteOutput, @unchecked Sendable {
         if FileManager.default.fileExists(atPath: staging.path), !Self.exists(journal.path) {
             rescueKept(from: stagingPath)
             discard(staging)
+        }
+        // A refused folder, or a first build that failed, leaves nothing of sitegen's beside
+        // the output: not its lock file either (`open` locks the path anew if it goes).
+        if lockDescriptor >= 0, !Self.exists(BuildState.url(for: output).path), !Self.exists(journal.path),
+           !Self.exists(BuildState.swapPendingURL(for: output).path), !Self.exists(staging.path) {
+            unlink(lockFile.path)
         }
         unlock()
     }

@@ -164,6 +164,42 @@ struct ReliabilityTests {
         #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/index.html").path))
     }
 
+    @Test("A build that refuses a folder of someone else's files, or fails before its first site, leaves no lock file beside it")
+    func noLockLeftBehind() throws {
+        let site = try goldenSite()
+        try site.write("Output/mine.txt", "mine")
+        let before = try fileTree(site.root)
+        let refused = try SitegenProcess.run(["build", "--quiet"], in: site.root)
+        #expect(refused.status == 3)
+        #expect(try fileTree(site.root) == before)
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("Output"))
+        try site.write("Data/votes/broken.json", "[{")
+        let withoutOutput = try fileTree(site.root)
+        let failed = try SitegenProcess.run(["build", "--quiet"], in: site.root)
+        #expect(failed.status == 1)
+        #expect(try fileTree(site.root) == withoutOutput)
+    }
+
+    @Test("A build waiting on a lock file that its holder removes locks the path anew, then builds")
+    func lockRemovedWhileWaiting() throws {
+        let site = try goldenSite()
+        let path = site.root.appendingPathComponent(".Output.sitegen-lock").path
+        let lock = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        #expect(lock >= 0)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+        // Removed, then let go, as a build that gives up without a record does.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) {
+            unlink(path)
+            flock(lock, LOCK_UN)
+        }
+        let result = try SitegenProcess.run(["build", "--quiet"], in: site.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "Waiting for another build of Output/ to finish (it holds .Output.sitegen-lock)…\n")
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("Output/index.html").path))
+    }
+
     @Test("Output folders that hold or sit inside what sitegen reads are refused", arguments: [
         ".", "Data", "Data/polls", "Data/polls/out", "Templates", "Templates/x", "..", "/", "//",
     ])
