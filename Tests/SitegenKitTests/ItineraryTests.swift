@@ -500,6 +500,22 @@ struct ItineraryTimelineTests {
         // Falling back, 1:30 AM comes twice: the first, in CDT, as before.
         #expect(S.date("2026-11-01T01:30:00") == iso.date(from: "2026-11-01T06:30:00Z"))
 
+        // East of Greenwich too: the first 1:30 AM is BST, the first 2:30 AM in Sydney AEDT,
+        // Lord Howe's first 1:45 AM +11. They were read as the second.
+        let fallBacks: [(String, String, String)] = [
+            ("Europe/London", "2026-10-25T01:30:00", "2026-10-25T00:30:00Z"),
+            ("Europe/Berlin", "2026-10-25T02:30:00", "2026-10-25T00:30:00Z"),
+            ("Australia/Sydney", "2026-04-05T02:30:00", "2026-04-04T15:30:00Z"),
+            ("Pacific/Auckland", "2026-04-05T02:30:00", "2026-04-04T13:30:00Z"),
+            ("Australia/Lord_Howe", "2026-04-05T01:45:00", "2026-04-04T14:45:00Z"),
+            ("America/New_York", "2026-11-01T01:30:00", "2026-11-01T05:30:00Z"),
+        ]
+        for (name, local, instant) in fallBacks {
+            let zone = try #require(TimeZone(identifier: name))
+            #expect(ExportDateReader(timeZone: zone, numericDates: .reference).parse(local) == iso.date(from: instant), "\(name)")
+        }
+        #expect(Formatting(timeZone: try #require(TimeZone(identifier: "Europe/London"))).time(try #require(iso.date(from: "2026-10-25T00:30:00Z"))) == "1:30 AM BST")
+
         // Santiago, 2026-09-06: clocks jump from 0:00 (-04) to 1:00 (-03). A trip starting
         // that day starts on it, not at 11 PM the evening before.
         let santiago = try #require(TimeZone(identifier: "America/Santiago"))

@@ -1,4 +1,5 @@
 import Foundation
+@testable import SitegenCore
 @testable import SitegenInput
 @testable import SitegenKit
 @testable import SitegenModel
@@ -41,7 +42,14 @@ struct SiteConfigTests {
         // Any setting: a CI template's empty variable is not set.
         let empties = try SiteConfigLoader.parse("title: Trips\nbaseURL: \"\"\nlanguage: ''\ntimeZone: \"\"\nurls: \"\"\nkeep: \"\"\n", file: file)
         #expect(empties.baseURL == nil && empties.language == "en" && empties.urls == .pretty)
-        #expect(empties.timeZone.identifier == "GMT" || empties.timeZone.identifier == "UTC")
+        #expect(empties.timeZone.identifier == "Etc/UTC")
+        // UTC, the default, reads "UTC" on the pages, as `date +%Z` prints it: Foundation's
+        // zone of that name is its "GMT".
+        let noon = Date(timeIntervalSince1970: 1_780_000_000)
+        #expect(Formatting(timeZone: empties.timeZone).time(noon).hasSuffix(" UTC"))
+        let utc = try SiteConfigLoader.parse("title: Trips\ntimeZone: UTC\n", file: file)
+        #expect(Formatting(timeZone: utc.timeZone).time(noon).hasSuffix(" UTC"))
+        #expect(Formatting(timeZone: try #require(TimeZone.named("GMT"))).time(noon).hasSuffix(" GMT"))
         #expect(empties.keep == SiteConfigLoader.defaultKeep)
     }
 

@@ -8,22 +8,25 @@ package enum CivilDates {
     /// clocks spring forward; midnight in Santiago or Havana, whose clocks jump from 0:00 to
     /// 1:00) is moved forward by the length of the jump, as java.time and the ICU calendar
     /// do: 3:30 AM CDT; 1:00 AM, so a trip starting that day still starts on it. A time that
-    /// comes twice as clocks fall back is its first or second instance, as the offsets settle.
+    /// comes twice as clocks fall back is the first of the two (1:30 AM BST, not GMT), as
+    /// java.time reads it, in every zone: settling the offset from the wall-clock time read
+    /// as UTC found the second one in zones east of Greenwich.
     package static func instant(days: Int, secondsOfDay: Double, in timeZone: TimeZone) -> Date {
         let wallClock = Double(days * 86_400) + secondsOfDay
         func offset(_ instant: Double) -> Double {
             Double(ZoneOffsets.shared.seconds(timeZone, at: Date(timeIntervalSince1970: instant)))
         }
-        // Two passes settle the offset around DST changes.
-        let first = offset(wallClock)
-        let second = offset(wallClock - first)
-        if second == first { return Date(timeIntervalSince1970: wallClock - first) }
-        let third = offset(wallClock - second)
-        if third == second { return Date(timeIntervalSince1970: wallClock - second) }
+        // The offsets a day either side: clocks change at most once in between.
+        let before = offset(wallClock - 86_400), after = offset(wallClock + 86_400)
+        if before == after, offset(wallClock - before) == before { return Date(timeIntervalSince1970: wallClock - before) }
+        // Each offset that gives back this wall-clock time is one of its instants; the one
+        // with the larger offset comes first.
+        let instants = [before, after].filter { offset(wallClock - $0) == $0 }.map { wallClock - $0 }
+        if let first = instants.min() { return Date(timeIntervalSince1970: first) }
         // Neither offset gives back this wall-clock time: it is in a gap. Read with the offset
         // before the jump (the smaller one), it lands as far after the jump as it is after
         // the skipped hour's start.
-        return Date(timeIntervalSince1970: wallClock - min(second, third))
+        return Date(timeIntervalSince1970: wallClock - min(before, after))
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -191,7 +191,7 @@ public enum SiteConfigLoader {
 
         let timeZone = reader.noting(TimeZone.gmt) { () throws(ConfigError) in
             let timeZoneName = try reader.optionalString(top["timeZone"], "timeZone") ?? "UTC"
-            guard let timeZone = TimeZone(identifier: timeZoneName) else {
+            guard let timeZone = TimeZone.named(timeZoneName) else {
                 throw reader.error(top["timeZone"]!, "timeZone", "unknown time zone \"\(timeZoneName)\"; use an IANA name such as America/Chicago")
             }
             return timeZone

@@ -12,7 +12,7 @@ extension ExportDecoder {
         var zone: TimeZone?
         if let zoneField = fields.optional("timeZone") {
             let name = try zoneField.string()
-            guard let parsed = TimeZone(identifier: name) else {
+            guard let parsed = TimeZone.named(name) else {
                 throw zoneField.error("unknown time zone \"\(name)\"; expected an IANA name such as America/Chicago")
             }
             zone = parsed
