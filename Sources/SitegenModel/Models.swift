@@ -45,6 +45,9 @@ public struct Stop: Sendable, Encodable, Equatable {
     /// zone): it names that calendar date, in whatever zone the stop is. Part of the value
     /// (it can move a drive to another day), so encoded into a poll's key and compared.
     package var departureIsDateOnly = false
+    /// Where `departureDate` was read, for a warning about a drive it dates; like
+    /// `gamePlaces`, not part of the stop's value.
+    package var departurePlace: FieldPlace? = nil
 
     private enum CodingKeys: String, CodingKey {
         case city, state, latitude, longitude, arrivalDate, departureDate, games, departureIsDateOnly
@@ -57,7 +60,8 @@ public struct Stop: Sendable, Encodable, Equatable {
     }
 
     package init(city: String, state: String, latitude: Double, longitude: Double, arrivalDate: Date,
-                 departureDate: Date, games: [String], gamePlaces: [FieldPlace] = [], departureIsDateOnly: Bool = false) {
+                 departureDate: Date, games: [String], gamePlaces: [FieldPlace] = [], departureIsDateOnly: Bool = false,
+                 departurePlace: FieldPlace? = nil) {
         self.city = city
         self.state = state
         self.latitude = latitude
@@ -67,6 +71,7 @@ public struct Stop: Sendable, Encodable, Equatable {
         self.games = games
         self.gamePlaces = gamePlaces
         self.departureIsDateOnly = departureIsDateOnly
+        self.departurePlace = departurePlace
     }
 }
 

@@ -404,6 +404,33 @@ struct ItineraryTimelineTests {
         #expect(result.warnings[1].summary == "travel segments outside the dates of their trip are listed under Unscheduled")
     }
 
+    @Test("A drive dated without a time, or at the site's midnight, comes after the games of the city it leaves, as one without a date does")
+    func driveDatedWithoutTime() {
+        for departure in ["2026-06-20", "2026-06-20T00:00:00-05:00"] {
+            var (trip, catalog) = twoStopTrip(from: ("Chicago", "America/Chicago", "2026-06-20T13:20:00-05:00"),
+                                              to: ("Milwaukee", "America/Chicago", "2026-06-20T18:40:00-05:00"))
+            trip.travelSegments[0].departureDate = S.date(departure)
+            trip.travelSegments[0].departureIsDateOnly = departure.count == 10
+            // Drive, SFG @ CHC, PIT @ MIL: friends read that they left before the Cubs game.
+            #expect(timeline(trip, catalog: catalog).days.map(S.names) == [[], ["game:from", "travel", "game:to"], []], "\(departure)")
+        }
+    }
+
+    @Test("A drive without a departure date whose stop is left outside the trip is listed under Unscheduled, warned about at the stop's departureDate")
+    func undatedDriveLeftOutsideTrip() {
+        var (trip, catalog) = twoStopTrip(from: ("Chicago", "America/Chicago", "2026-06-20T13:20:00-05:00"),
+                                          to: ("Milwaukee", "America/Chicago", "2026-06-20T18:40:00-05:00"))
+        trip.stops[0].departureDate = S.date("2026-06-25")
+        trip.stops[0].departurePlace = FieldPlace(offset: 140, path: "trip.stops[0].departureDate")
+        let result = timeline(trip, catalog: catalog)
+        // It was put on the last day without a word.
+        #expect(result.days.map(S.names) == [[], ["game:from", "game:to"], []])
+        #expect(result.unscheduled.count == 1)
+        #expect(result.warnings.map(\.message) == ["travel segment drive (Chicago → Milwaukee) is outside the dates of trip \"Seed day\": its stop in Chicago is left then; listed under Unscheduled"])
+        #expect(result.warnings.first?.offset == 140)
+        #expect(result.warnings.first?.field == "trip.stops[0].departureDate")
+    }
+
     @Test("A drive without a departure time is dated by its from-stop's departure in that stop's zone: leaving L.A. at 11:30 PM PDT stays on that day beside a Central site zone")
     func driveDatedInFromStopZone() {
         var (trip, catalog) = twoStopTrip(from: ("Los Angeles", "America/Los_Angeles", "2026-06-19T19:10:00-07:00"),
@@ -419,11 +446,13 @@ struct ItineraryTimelineTests {
         trip.stops[0].departureDate = S.date("2026-06-20")
         trip.stops[0].departureIsDateOnly = true
         #expect(timeline(trip, catalog: catalog).days.map(S.names) == [["game:from"], ["travel", "game:to"], []])
-        // So does a drive's own departureDate: "2026-06-19" is the trip's first day, not before it.
+        // So does a drive's own departureDate: "2026-06-19" is the trip's first day, not before
+        // it. It has no time, so it comes after the games of the city it leaves, as a drive
+        // without a departureDate does: it came first, at midnight, before the L.A. game.
         trip.travelSegments[0].departureDate = S.date("2026-06-19")
         trip.travelSegments[0].departureIsDateOnly = true
         let result = timeline(trip, catalog: catalog)
-        #expect(result.days.map(S.names) == [["travel", "game:from"], ["game:to"], []])
+        #expect(result.days.map(S.names) == [["game:from", "travel"], ["game:to"], []])
         #expect(result.unscheduled.isEmpty && result.warnings.isEmpty)
     }
 
@@ -789,6 +818,14 @@ struct ItineraryPageBuildTests {
         // One of them 0 is a real place (the equator, or Greenwich): nothing to say.
         let (_, equator) = try build { $0.replacingOccurrences(of: "\"latitude\": 43.028,", with: "\"latitude\": 0,") }
         #expect(equator.isEmpty)
+    }
+
+    @Test("A stop left before it is reached is warned about at its departureDate; a date alone may be left the day it is reached")
+    func stopLeftBeforeReached() throws {
+        let (_, diagnostics) = try build { $0.replacingOccurrences(of: "\"departureDate\": \"2026-08-03\",", with: "\"departureDate\": \"2026-08-01\",") }
+        #expect(diagnostics == ["Data/trips/chicago-milwaukee.json:29:24: warning: stops[1].departureDate: departureDate is before the stop's arrivalDate: the page shows its days and drives by these dates; check the export"])
+        let (_, sameDay) = try build { $0.replacingOccurrences(of: "\"departureDate\": \"2026-08-03\",", with: "\"departureDate\": \"2026-08-02\",") }
+        #expect(sameDay.isEmpty)
     }
 
     @Test("A drive from a city none of the stops is in is warned about at its fromCity, not at the file's start")

@@ -155,16 +155,27 @@ public struct ExportDecoder: Sendable {
             games.append(id)
             gamePlaces.append(FieldPlace(offset: gameField.node.offset, path: gameField.path.description))
         }
+        let arrivalField = try fields.required("arrivalDate"), departureField = try fields.required("departureDate")
+        let arrival = try date(arrivalField), departure = try date(departureField)
+        // A stop left before it is reached put its city on no day and its games under the
+        // stop before (or a drive on the wrong day), without a word. A date alone names a
+        // day, so it may be left the day it is reached at any hour.
+        let dateOnly = Self.isDateOnly(arrivalField) || Self.isDateOnly(departureField)
+        if dateOnly ? departure.timeIntervalSince(arrival) <= -86_400 : departure < arrival {
+            notes?.warning(at: departureField, "departureDate is before the stop's arrivalDate: the page shows its days and drives by these dates; check the export",
+                           summary: "stops left before they are reached")
+        }
         return Stop(
             city: try plainText(try fields.required("city")),
             state: try fields.optional("state")?.string() ?? "",
             latitude: latitude,
             longitude: longitude,
-            arrivalDate: try date(try fields.required("arrivalDate")),
-            departureDate: try date(try fields.required("departureDate")),
+            arrivalDate: arrival,
+            departureDate: departure,
             games: games,
             gamePlaces: gamePlaces,
-            departureIsDateOnly: fields.optional("departureDate").map(Self.isDateOnly) ?? false
+            departureIsDateOnly: Self.isDateOnly(departureField),
+            departurePlace: FieldPlace(offset: departureField.node.offset, path: departureField.path.description)
         )
     }
 

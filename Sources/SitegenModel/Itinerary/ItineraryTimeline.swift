@@ -123,28 +123,39 @@ public struct ItineraryTimeline: Sendable {
                                         offset: segment.fromCityPlace?.offset, field: segment.fromCityPlace?.path ?? ""))
             }
             let zone = fromIndex.flatMap { zoneOfStop($0, trip: trip, catalog: catalog) }
+            // Its day; and its time, unless it has none: a departure written as a date (or at
+            // the site's midnight) names a day only, as a from-stop's departure does. Such a
+            // drive went before the games of the city it leaves, at midnight.
+            let day: Int
+            var time: Double?
             if let departure = segment.departureDate {
-                let day = tripDay(of: departure, dateOnly: segment.departureIsDateOnly, zone: zone)
-                if (0..<dayCount).contains(day) {
-                    add(.travel(segment, zone: zone), day: day, key: departure.timeIntervalSince1970, stop: fromIndex)
-                    placed(segment, from: fromIndex, on: day)
-                } else {
-                    // A stale date (the trip was moved, the drive was not) was shown on the
-                    // first or last day at its clock time, as if on that day.
-                    unscheduled.append(.travel(segment, zone: zone))
-                    warnings.append(Warning(source: nil, message: "travel segment \(segment.id) (\(segment.fromCity) → \(segment.toCity)) is outside the dates of trip \(quoted(trip.name)); listed under Unscheduled",
-                                            summary: "travel segments outside the dates of their trip are listed under Unscheduled",
-                                            offset: segment.departureDatePlace?.offset, field: segment.departureDatePlace?.path ?? ""))
-                }
+                day = tripDay(of: departure, dateOnly: segment.departureIsDateOnly, zone: zone)
+                if !segment.departureIsDateOnly { time = departure.timeIntervalSince1970 }
+            } else if let fromIndex {
+                day = tripDay(of: trip.stops[fromIndex].departureDate, dateOnly: trip.stops[fromIndex].departureIsDateOnly, zone: zone)
+            } else {
+                // A from-city that matches no stop: after the first day's games.
+                day = 0
+            }
+            guard (0..<dayCount).contains(day) else {
+                // A stale date (the trip was moved, the drive or its stop was not) was shown on
+                // the first or last day, as if on that day.
+                unscheduled.append(.travel(segment, zone: zone))
+                let stop = segment.departureDate == nil ? fromIndex.map { trip.stops[$0] } : nil
+                let place = stop == nil ? segment.departureDatePlace : stop?.departurePlace ?? segment.fromCityPlace
+                warnings.append(Warning(source: nil, message: "travel segment \(segment.id) (\(segment.fromCity) → \(segment.toCity)) is outside the dates of trip \(quoted(trip.name))\(stop == nil ? "" : ": its stop in \(segment.fromCity) is left then"); listed under Unscheduled",
+                                        summary: "travel segments outside the dates of their trip are listed under Unscheduled",
+                                        offset: place?.offset, field: place?.path ?? ""))
                 continue
             }
-            // A from-city that matches no stop: after the first day's games.
-            let leftBehind = fromIndex ?? trip.stops.count
-            let day = fromIndex.map { index in
-                clamp(tripDay(of: trip.stops[index].departureDate, dateOnly: trip.stops[index].departureIsDateOnly, zone: zone) + firstDay)
-            } ?? 0
             placed(segment, from: fromIndex, on: day)
-            // Games of unknown time (key infinity) stay last: they cannot be placed.
+            if let time {
+                add(.travel(segment, zone: zone), day: day, key: time, stop: fromIndex)
+                continue
+            }
+            // After the games of every stop already left that day. Games of unknown time
+            // (key infinity) stay last: they cannot be placed.
+            let leftBehind = fromIndex ?? trip.stops.count
             let lastGameLeftBehind = timed[day].compactMap { entry -> Double? in
                 guard case .game = entry.entry, let stop = entry.stop, stop <= leftBehind else { return nil }
                 return entry.key
