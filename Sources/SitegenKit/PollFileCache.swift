@@ -29,7 +29,7 @@ import SitegenRender
 /// is copied from there into the next cache as the same bytes. Decoded whole, the shares of
 /// a 10,000-poll site held 20 MB of heap through the read stage (docs/performance.md).
 struct PollFileCache: Sendable {
-    static let format = "sitegen-polls 6"
+    static let format = "sitegen-polls 7"
 
     /// Everything but the file's own bytes, its ballots and its polls' links its share depends on.
     let context: String

@@ -134,7 +134,7 @@ struct PollFileCacheTests {
         _ = try build(site, into: output).0.get()
         let bytes = try #require(output.withLastPollCache { [UInt8]($0) })
         let (format, context) = try #require(head(bytes))
-        #expect(format == "sitegen-polls 6")
+        #expect(format == "sitegen-polls 7")
         let build = try #require(output.lastBuildFingerprint)
         let cache = try #require(PollFileCache.decode(bytes, context: context, build: build))
         #expect(cache.files.count == 2 && cache.votes.count == 2)

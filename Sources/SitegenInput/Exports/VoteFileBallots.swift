@@ -29,7 +29,8 @@ public final class VoteFileBallots: @unchecked Sendable {
     }
 
     public let count: Int
-    /// The newest `modifiedAt` among the ballots; nil for none.
+    /// The newest plausible `modifiedAt` among the ballots (Poll.plausibleTimes), else the
+    /// newest of any; nil for none.
     public let latest: Date?
     /// In the order each poll first appears in the file.
     public let groups: [Group]
@@ -47,12 +48,16 @@ public final class VoteFileBallots: @unchecked Sendable {
     public init(_ ballots: [(UUID, Ballot)]) {
         var order: [UUID] = []
         var members: [UUID: [Int32]] = [:]
-        var latest: Date?
+        var latest: Date?, latestOfAny: Date?
         for (number, (poll, ballot)) in ballots.enumerated() {
             if members[poll] == nil { order.append(poll) }
             members[poll, default: []].append(Int32(number))
-            latest = max(latest ?? ballot.modifiedAt, ballot.modifiedAt)
+            latestOfAny = max(latestOfAny ?? ballot.modifiedAt, ballot.modifiedAt)
+            // A time no app can have saved (warned about when read) dates nothing unless it
+            // is all there is: one ballot's 2101 hid every other ballot's date from the site.
+            if Poll.plausibleTimes.contains(ballot.modifiedAt) { latest = max(latest ?? ballot.modifiedAt, ballot.modifiedAt) }
         }
+        latest = latest ?? latestOfAny
         var groups: [Group] = [], numbers: [Int32] = [], ids: [UUID] = []
         groups.reserveCapacity(order.count)
         numbers.reserveCapacity(ballots.count)
