@@ -404,6 +404,19 @@ struct ItineraryTimelineTests {
         #expect(result.warnings[1].summary == "travel segments outside the dates of their trip are listed under Unscheduled")
     }
 
+    @Test("A trip longer than 366 days is cut there, and the cut is warned about")
+    func longTripCut() {
+        var (trip, catalog) = twoStopTrip(from: ("Chicago", "America/Chicago", "2026-06-20T13:20:00-05:00"),
+                                          to: ("Milwaukee", "America/Chicago", "2026-06-20T18:40:00-05:00"))
+        trip.preferences.startDate = S.date("2028-01-01")
+        trip.preferences.endDate = S.date("2029-01-01")
+        let result = timeline(trip, catalog: catalog)
+        #expect(result.days.count == 366)
+        #expect(result.warnings.first?.message == "trip \"Seed day\" spans 367 days; its page shows the first 366, and lists what is dated after them under Unscheduled")
+        trip.preferences.endDate = S.date("2028-12-31")
+        #expect(!timeline(trip, catalog: catalog).warnings.contains { $0.message.contains("spans") })
+    }
+
     @Test("A drive dated without a time, or at the site's midnight, comes after the games of the city it leaves, as one without a date does")
     func driveDatedWithoutTime() {
         for departure in ["2026-06-20", "2026-06-20T00:00:00-05:00"] {

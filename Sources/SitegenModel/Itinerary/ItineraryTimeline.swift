@@ -48,6 +48,11 @@ public struct ItineraryTimeline: Sendable {
         let dayCount = lastDay - firstDay + 1
         var warnings: [Warning] = []
         var unscheduled: [Entry] = []
+        // The header still shows the exported dates; what the page leaves out is said.
+        if dayNumber(trip.preferences.endDate, timeZone) > lastDay {
+            warnings.append(Warning(source: nil, message: "trip \(quoted(trip.name)) spans \(dayNumber(trip.preferences.endDate, timeZone) - firstDay + 1) days; its page shows the first \(maxDays), and lists what is dated after them under Unscheduled",
+                                    summary: "trips longer than \(maxDays) days"))
+        }
 
         /// Entries of each day with their sort keys, before custom items are placed. `stop`
         /// is the index of the stop a game belongs to, or a drive leaves from.
