@@ -173,6 +173,42 @@ struct RoutePictureTests {
         #expect(RoutePicture.make(places: hostile)?.points.count == 20_000)
     }
 
+    @Test("A crowded route leaves out the names that would sit on another name or number, never the first or last; an uncrowded one keeps all")
+    func crowdedNamesLeftOut() throws {
+        let cities: [(String, Double, Double)] = [
+            ("Boston", 42.36, -71.06), ("Providence", 41.82, -71.41), ("Hartford", 41.76, -72.68), ("New Haven", 41.31, -72.92),
+            ("New York", 40.71, -74.0), ("Newark", 40.73, -74.17), ("Trenton", 40.22, -74.76), ("Philadelphia", 39.95, -75.16),
+            ("Wilmington", 39.74, -75.55), ("Baltimore", 39.29, -76.61), ("Washington", 38.9, -77.04), ("Richmond", 37.54, -77.44),
+            ("Norfolk", 36.85, -76.29), ("Raleigh", 35.78, -78.64), ("Durham", 35.99, -78.9), ("Charlotte", 35.23, -80.84),
+            ("Columbia", 34.0, -81.03), ("Atlanta", 33.75, -84.39), ("Nashville", 36.16, -86.78), ("Memphis", 35.15, -90.05),
+        ]
+        let places = cities.enumerated().map { Place(name: $1.0, marker: String($0 + 1), latitude: $1.1, longitude: $1.2) }
+        let picture = try #require(RoutePicture.make(places: places))
+        let shown = picture.points.indices.filter { picture.points[$0].labelShown }
+        // "New Ha⑥en" was drawn across stop 6's number, and "Newark" beside Hartford's.
+        #expect(shown.count < places.count && shown.count >= places.count / 2, "\(shown.count) of \(places.count) names")
+        #expect(shown.contains(0) && shown.contains(places.count - 1))
+        let boxes = labels(picture)
+        for index in shown {
+            let markers = picture.points.indices.filter { $0 != index }.map { other in
+                RouteLabels.Box(minX: picture.points[other].x - 11, maxX: picture.points[other].x + 11,
+                                minY: picture.points[other].y - 11, maxY: picture.points[other].y + 11)
+            }
+            let covered = shown.filter { $0 != index }.map { boxes[index].overlap(boxes[$0]) }.reduce(0, +)
+                + markers.map { boxes[index].overlap($0) }.reduce(0, +)
+            #expect(covered <= RouteLabels.tolerableOverlap, "\(picture.points[index].name) covers \(covered) px²")
+            let own = boxes[index].distance(to: (picture.points[index].x, picture.points[index].y))
+            #expect(!picture.points.indices.contains { $0 != index && boxes[index].distance(to: (picture.points[$0].x, picture.points[$0].y)) < own },
+                    "\(picture.points[index].name) reads as another stop's")
+        }
+        // The page leaves out the text elements of a name left out; its number stays.
+        let map = RouteMap(picture, title: "Route", description: "Stops in order")
+        #expect(map.points.filter { $0.label == nil }.count == places.count - shown.count)
+        #expect(map.points.map(\.marker) == places.map(\.marker))
+        // The sample convoy, close checkpoints and all, keeps every name.
+        #expect(try #require(RoutePicture.make(places: Self.convoy)).points.allSatisfy(\.labelShown))
+    }
+
     @Test("A name too long for the picture is shortened with an ellipsis inside it; the others and the caption keep theirs")
     func longNamesShortened() throws {
         let places = [
@@ -185,9 +221,10 @@ struct RoutePictureTests {
         #expect(map.points.map(\.name) == places.map(\.name))
         #expect(map.points.map(\.label) == ["Boston", "Llanfairpwllgwyngyllgogerychwyrndrobwlllla…", "New York", "Truth or Consequences, New Mexico"])
         for point in map.points {
-            let x = try #require(Double(point.labelX)), width = Double(point.label.count) * RouteLabels.measuredCharacterWidth
+            let label = try #require(point.label)
+            let x = try #require(Double(point.labelX)), width = Double(label.count) * RouteLabels.measuredCharacterWidth
             let (left, right) = point.anchor == "end" ? (x - width, x) : (x, x + width)
-            #expect(left >= 0 && right <= RoutePicture.width, "\(point.label) runs out of the picture")
+            #expect(left >= 0 && right <= RoutePicture.width, "\(label) runs out of the picture")
         }
         #expect(RouteLabels.fitted("Truth or Consequences, New Mexico", width: 200) == "Truth or Consequences…", "cut after a word, not before its comma")
         // As wide as it is in the page's font, not the wider estimate placement keeps clear with.

@@ -19,9 +19,11 @@ package enum RouteLabels {
         /// beside it: where two points sit side by side, a label beside the first runs under
         /// the second and reads as its name.
         package var tucked = false
+        /// False for a name left out of a crowded picture (`place`): its number stays.
+        package var shown = true
 
-        package init(onLeft: Bool, dy: Double, tucked: Bool = false) {
-            (self.onLeft, self.dy, self.tucked) = (onLeft, dy, tucked)
+        package init(onLeft: Bool, dy: Double, tucked: Bool = false, shown: Bool = true) {
+            (self.onLeft, self.dy, self.tucked, self.shown) = (onLeft, dy, tucked, shown)
         }
 
         /// From the point to where its label is anchored (its start, or its end on the left).
@@ -146,7 +148,45 @@ package enum RouteLabels {
             }
             guard moved else { break }
         }
+        hideCrowdedLabels(&placements, &boxes, points: points, markers: markers)
         return placements
+    }
+
+    /// What a name may cover of other names and numbers, in square pixels, before it is left
+    /// out: a letter's corner under a halo reads; half a number does not.
+    static let tolerableOverlap = 40.0
+
+    /// Leaves out the names that still sit on another name or number, or read as another
+    /// point's, the worst first, until none does. A route of twenty East Coast cities
+    /// printed "New Ha⑥en" over a stop's number and "Newark" beside Hartford's. The first
+    /// and last stops keep theirs while any other can go; every name is in the caption.
+    private static func hideCrowdedLabels(_ placements: inout [Placement], _ boxes: inout [Box?],
+                                          points: [(x: Double, y: Double)], markers: [Box]) {
+        func conflict(_ index: Int) -> Double {
+            guard let label = boxes[index] else { return 0 }
+            var total = 0.0
+            for (other, placed) in boxes.enumerated() where other != index {
+                if let placed { total += label.overlap(placed) }
+            }
+            for (other, marker) in markers.enumerated() where other != index { total += label.overlap(marker) }
+            let own = label.distance(to: points[index])
+            for (other, point) in points.enumerated() where other != index && label.distance(to: point) < own {
+                total += ambiguity
+            }
+            return total
+        }
+        let ends: Set<Int> = [0, points.count - 1]
+        while true {
+            let costs = points.indices.map(conflict)
+            let crowded = points.indices.filter { costs[$0] > tolerableOverlap }
+            guard !crowded.isEmpty else { return }
+            // The worst of the middle stops first; on a tie, the later stop.
+            let candidates = crowded.filter { !ends.contains($0) }
+            let pool = candidates.isEmpty ? crowded : candidates
+            let worst = pool.max { (costs[$0], $0) < (costs[$1], $1) }!
+            boxes[worst] = nil
+            placements[worst].shown = false
+        }
     }
 
     /// What a label that reads as another point's costs: about a marker covered whole.

@@ -31,6 +31,8 @@ public struct RoutePicture: Sendable, Equatable {
         public var labelOnLeft: Bool
         public var labelDx: Double
         public var labelDy: Double
+        /// False where the picture is too crowded for its name (RouteLabels.place).
+        public var labelShown = true
     }
 
     // Small enough that labels stay readable when a phone scales the picture down.
@@ -84,7 +86,8 @@ public struct RoutePicture: Sendable, Equatable {
                                        width: width, height: height)
         let points = places.indices.map { index in
             Point(marker: places[index].marker, name: places[index].name, x: rounded(xs[index]), y: rounded(ys[index]),
-                  labelOnLeft: labels[index].onLeft, labelDx: labels[index].dx, labelDy: labels[index].dy)
+                  labelOnLeft: labels[index].onLeft, labelDx: labels[index].dx, labelDy: labels[index].dy,
+                  labelShown: labels[index].shown)
         }
         return RoutePicture(points: points)
     }

@@ -20,7 +20,7 @@ package struct RouteMap: TemplateModel {
         package var name: String
         /// The name as drawn: shortened with "…" to fit between its place and the picture's
         /// edge (RouteLabels.fitted).
-        package var label: String
+        package var label: String?
         package var x: String
         package var y: String
         package var labelX: String
@@ -41,7 +41,7 @@ package struct RouteMap: TemplateModel {
         points = picture.points.map { point in
             let labelX = point.x + point.labelDx
             let room = point.labelOnLeft ? labelX - Self.edge : RoutePicture.width - Self.edge - labelX
-            return Point(marker: point.marker, name: point.name, label: RouteLabels.fitted(point.name, width: room),
+            return Point(marker: point.marker, name: point.name, label: point.labelShown ? RouteLabels.fitted(point.name, width: room) : nil,
                   x: Formatting.oneDecimal(point.x), y: Formatting.oneDecimal(point.y),
                   labelX: Formatting.oneDecimal(labelX),
                   labelY: Formatting.oneDecimal(point.y + 5 + point.labelDy),

@@ -169,6 +169,7 @@ package enum CardDrawing {
             context.circle(x: point.x, y: point.y, radius: 11 * scale, colour: Colour.accent, ring: (2 * scale, Colour.background))
             context.text(stop.marker, x: point.x, y: point.y + 4.5 * scale, size: 13 * scale, bold: true,
                          colour: Colour.accentText, maxWidth: 20 * scale, centred: true)
+            guard stop.labelShown else { continue }
             let labelX = point.x + stop.labelDx * scale
             let labelY = point.y + (5 + stop.labelDy) * scale
             let size = 16 * scale
