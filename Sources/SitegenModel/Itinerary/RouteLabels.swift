@@ -148,25 +148,17 @@ package enum RouteLabels {
             }
             guard moved else { break }
         }
-        hideCrowdedLabels(&placements, &boxes, points: points, markers: markers)
-        return placements
-    }
-
-    /// What a name may cover of other names and numbers, in square pixels, before it is left
-    /// out: a letter's corner under a halo reads; half a number does not.
-    static let tolerableOverlap = 40.0
-
-    /// Leaves out the names that still sit on another name or number, or read as another
-    /// point's, the worst first, until none does. A route of twenty East Coast cities
-    /// printed "New Ha⑥en" over a stop's number and "Newark" beside Hartford's. The first
-    /// and last stops keep theirs while any other can go; every name is in the caption.
-    private static func hideCrowdedLabels(_ placements: inout [Placement], _ boxes: inout [Box?],
-                                          points: [(x: Double, y: Double)], markers: [Box]) {
+        // Then the names that still sit on another name or number, or nearer another point
+        // than their own, are left out, the worst first, until none does; after each, the
+        // names left may move into the room it made. A route of twenty East Coast cities
+        // printed "New Ha⑥en" over a stop's number and "Newark" beside Hartford's. The first
+        // and last stops keep theirs while any other can go; every name is in the caption.
         func conflict(_ index: Int) -> Double {
             guard let label = boxes[index] else { return 0 }
+            let roomy = label.widened(by: labelSpacing / 2)
             var total = 0.0
             for (other, placed) in boxes.enumerated() where other != index {
-                if let placed { total += label.overlap(placed) }
+                if let placed { total += roomy.overlap(placed.widened(by: labelSpacing / 2)) }
             }
             for (other, marker) in markers.enumerated() where other != index { total += label.overlap(marker) }
             let own = label.distance(to: points[index])
@@ -176,18 +168,41 @@ package enum RouteLabels {
             return total
         }
         let ends: Set<Int> = [0, points.count - 1]
+        // Moving the others again after each name left out grows with the cube of the stops:
+        // only where a picture can hold that many names at all.
+        let settles = points.count <= 60
         while true {
             let costs = points.indices.map(conflict)
             let crowded = points.indices.filter { costs[$0] > tolerableOverlap }
-            guard !crowded.isEmpty else { return }
+            guard !crowded.isEmpty else { return placements }
             // The worst of the middle stops first; on a tie, the later stop.
             let candidates = crowded.filter { !ends.contains($0) }
             let pool = candidates.isEmpty ? crowded : candidates
             let worst = pool.max { (costs[$0], $0) < (costs[$1], $1) }!
             boxes[worst] = nil
             placements[worst].shown = false
+            guard settles else { continue }
+            for index in points.indices where placements[index].shown {
+                let current = boxes[index]!
+                boxes[index] = nil
+                let chosen = best(index)
+                if chosen.cost < cost(of: current, index, dy: placements[index].dy) - 1e-9 {
+                    placements[index] = chosen.placement
+                    boxes[index] = chosen.box
+                } else {
+                    boxes[index] = current
+                }
+            }
         }
     }
+
+    /// What a name may cover of other names and numbers, in square pixels, before it is left
+    /// out: a letter's corner under a halo reads; half a number does not.
+    static let tolerableOverlap = 40.0
+    /// Room kept between two names side by side: the halo drawn round each (4 px on a card)
+    /// ran one into the next, "MilwaukeeToronto". (A line's box holds its own room above
+    /// and below.)
+    static let labelSpacing = 4.0
 
     /// What a label that reads as another point's costs: about a marker covered whole.
     static let ambiguity = 500.0
@@ -212,6 +227,11 @@ package enum RouteLabels {
         package func distance(to point: (x: Double, y: Double)) -> Double {
             let dx = max(minX - point.x, 0, point.x - maxX), dy = max(minY - point.y, 0, point.y - maxY)
             return (dx * dx + dy * dy).squareRoot()
+        }
+
+        /// The box grown by `margin` on its left and right.
+        package func widened(by margin: Double) -> Box {
+            Box(minX: minX - margin, maxX: maxX + margin, minY: minY, maxY: maxY)
         }
 
         /// The area shared with another box.
