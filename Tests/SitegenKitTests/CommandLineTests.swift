@@ -99,6 +99,20 @@ struct CommandLineTests {
         #expect(result.stderr.hasPrefix("site.yml:2:1: error: baseUrl: unknown key (did you mean \"baseURL\"?); expected one of: "))
     }
 
+    @Test("An input folder that names a file is a site.yml error at the setting; no site.yml says how to make one")
+    func inputFolderIsAFile() throws {
+        let site = try goldenSite()
+        try site.write("site.yml", try site.read("site.yml") + "inputs:\n  votes: site.yml\n")
+        let lines = try site.read("site.yml").split(separator: "\n", omittingEmptySubsequences: false).count
+        let result = try SitegenProcess.run(["build"], in: site.root)
+        #expect(result.status == 2)
+        #expect(result.stderr == "site.yml:\(lines - 1):10: error: inputs.votes: expected a folder, found a file: \"site.yml\"\n")
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("site.yml"))
+        let missing = try SitegenProcess.run(["build"], in: site.root)
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "site.yml: error: cannot read the site configuration: No such file or directory (`sitegen init` makes a starter site; --config names another file)\n")
+    }
+
     @Test("A usage error exits 2")
     func usageError() throws {
         let site = try goldenSite()

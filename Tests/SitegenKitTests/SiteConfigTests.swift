@@ -135,6 +135,14 @@ struct SiteConfigTests {
         #expect(message("title: \"👨\\u200D👩\"\ndescription: |\n  One\n  \ttwo\n") == nil)
     }
 
+    @Test("A suggestion is offered only for a close spelling: two edits make any two-letter name any other")
+    func closeSpellings() {
+        #expect(isCloseSpelling("title", "titel") && isCloseSpelling("main", "mian") && isCloseSpelling("id", "od"))
+        #expect(!isCloseSpelling("id", "zz") && !isCloseSpelling("id", "x") && !isCloseSpelling("odg", "zzz"))
+        #expect(didYouMean("zz", among: ["id", "odg", "pollId"]) == nil)
+        #expect(didYouMean("pollid", among: ["id", "odg", "pollId"]) == " (did you mean \"pollId\"?)")
+    }
+
     @Test("Every problem of the file is reported in one run, in file order")
     func everyProblemAtOnce() {
         // A misspelt key used to hide the rest: `titel` alone, then the missing title, …

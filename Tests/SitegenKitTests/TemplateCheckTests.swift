@@ -86,7 +86,7 @@ struct TemplateCheckTests {
         ("{{#meta}}{{.}}{{/meta}}", "Templates/t.mustache:1:10: error: {{.}}: the current item holds variables, not text"),
         // Only HTML sitegen made safe is written unescaped: a title with <img onerror=…> was not.
         ("<h1>{{{total}}}</h1>", "Templates/t.mustache:1:5: error: {{{total}}}: writes \"total\" without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{total}}"),
-        ("{{&note}}", "Templates/t.mustache:1:1: error: {{{note}}}: writes \"note\" without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{note}}"),
+        ("{{&note}}", "Templates/t.mustache:1:1: error: {{&note}}: writes \"note\" without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{note}}"),
         ("{{#rows}}{{#tags}}{{{.}}}{{/tags}}{{/rows}}", "Templates/t.mustache:1:19: error: {{{.}}}: writes the current item without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{.}}"),
         ("{{#meta}}{{{updated}}}{{/meta}}", "Templates/t.mustache:1:10: error: {{{updated}}}: writes \"updated\" without escaping, which only HTML that sitegen made safe (fields ending in HTML) may be; use {{updated}}"),
         // Custom delimiters: the position is the tag's own.

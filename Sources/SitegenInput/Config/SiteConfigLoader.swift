@@ -62,7 +62,12 @@ public enum SiteConfigLoader {
         // open(2) rather than Foundation: the system's reason ("Too many open files") instead
         // of "NSCocoaErrorDomain error 256", and a FIFO is refused instead of blocking.
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw failure("cannot read the site configuration: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            // Someone's first command, in a folder without a site: say how to make one.
+            let hint = errno == ENOENT ? " (`sitegen init` makes a starter site; --config names another file)" : ""
+            throw failure("cannot read the site configuration: \(reason)\(hint)")
+        }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
@@ -116,6 +121,13 @@ public enum SiteConfigLoader {
             let raw = reader.noting(value) { () throws(ConfigError) in
                 // An empty value is not set, as null is: "" was the site folder itself.
                 guard let given = try reader.optionalString(node, key), !given.isEmpty else { return value }
+                // A folder of inputs that names a file ("votes: site.yml") was an input error
+                // naming the file alone, with no word of the setting.
+                var info = stat()
+                if key != "output", key != "tips.file", stat(URL(fileURLWithPath: given, relativeTo: folder).path, &info) == 0,
+                   (info.st_mode & S_IFMT) != S_IFDIR {
+                    throw reader.error(node!, key, "expected a folder, found a file: \"\(given)\"")
+                }
                 named.insert(key)
                 return given
             }
@@ -372,7 +384,7 @@ private final class NodeReader {
                     return best
                 }
                 let suggestion = keys.min { distance($0) < distance($1) }
-                    .flatMap { distance($0) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
+                    .flatMap { isCloseSpelling($0, key, distance: distance($0)) ? " (did you mean \"\($0)\"?)" : nil } ?? ""
                 note(Diagnostic(
                     .error, file: file, line: keyNode.mark?.line, column: keyNode.mark?.column, field: qualified,
                     message: "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))"))
@@ -466,6 +478,14 @@ private final class NodeReader {
         }
         return choice
     }
+}
+
+/// Whether `written` is close enough to `known` to suggest it ("did you mean"): within two
+/// edits, and fewer edits than the shorter has letters. Two edits turn any two-letter key
+/// into any other: "zz" was asked whether it meant "id".
+package func isCloseSpelling(_ known: String, _ written: String, distance: Int? = nil) -> Bool {
+    let edits = distance ?? editDistance(known, written)
+    return edits <= 2 && edits < min(known.count, written.count)
 }
 
 /// Levenshtein distance, for "did you mean" on misspelled keys.

@@ -110,7 +110,7 @@ public enum FrontMatterParser {
                 let line = keyNode.mark.map { $0.line + lineOffset }, column = keyNode.mark?.column
                 guard keys.contains(key) else {
                     let suggestion = keys.min { editDistance($0, key) < editDistance($1, key) }
-                        .flatMap { editDistance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : nil } ?? ""
+                        .flatMap { isCloseSpelling($0, key) ? " (did you mean \"\($0)\"?)" : nil } ?? ""
                     problems += failure(line: line, column: column, field: key,
                                         "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))").diagnostics
                     continue

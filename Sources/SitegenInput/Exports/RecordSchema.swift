@@ -259,5 +259,5 @@ package final class ExportNotes: @unchecked Sendable {
 /// " (did you mean "x"?)" for a key within two edits of a known one, else nil.
 package func didYouMean(_ key: String, among known: some Collection<String>) -> String? {
     known.sorted().min { editDistance($0, key) < editDistance($1, key) }
-        .flatMap { editDistance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : nil }
+        .flatMap { isCloseSpelling($0, key) ? " (did you mean \"\($0)\"?)" : nil }
 }

@@ -27,6 +27,8 @@ package struct TemplateName: Sendable, Equatable {
     package let text: String
     package let line: Int
     package let column: Int
+    /// Written `{{&name}}` rather than `{{{name}}}`, for messages that quote the tag.
+    package var ampersand = false
 
     package init(_ text: String, line: Int = 1, column: Int = 1) {
         parts = text.split(separator: ".").map(String.init)
@@ -198,7 +200,9 @@ package struct MustacheParser {
             case "&":
                 flushWhiteSpace()
                 position += 1
-                nodes.append(.variable(tagName(try readName(state)), escaped: false))
+                var name = tagName(try readName(state))
+                name.ampersand = true
+                nodes.append(.variable(name, escaped: false))
 
             case ">", "<":
                 // A partial, or a parent whose blocks follow. Unlike other tags, the

@@ -63,7 +63,7 @@ package struct TemplateCheck {
                 break
 
             case .variable(let name, let escaped):
-                let tag = escaped ? "{{\(name.text)}}" : "{{{\(name.text)}}}"
+                let tag = escaped ? "{{\(name.text)}}" : name.ampersand ? "{{&\(name.text)}}" : "{{{\(name.text)}}}"
                 let variable = try resolve(name, tag: tag, in: template, scope: scope)
                 switch variable {
                 case .object, .list:
@@ -195,7 +195,7 @@ package struct TemplateCheck {
     private func suggestion(for name: String, among names: [String]) -> String {
         // Sorted first, so that of two equally close names the same one is always offered.
         guard let closest = names.sorted().min(by: { editDistance($0, name) < editDistance($1, name) }),
-              editDistance(closest, name) <= 2 else { return "" }
+              isCloseSpelling(closest, name) else { return "" }
         return " (did you mean \"\(closest)\"?)"
     }
 
