@@ -295,6 +295,26 @@ struct ConvoyPageTests {
         #expect(page.contains("<span class=\"person-name\">Chris N.</span> <span class=\"person-status status-declined\">Declined</span>"))
     }
 
+    @Test("Someone who declined but holds a seat is marked so in the vehicle; a car its driver fills has no seat to wait for")
+    func declinedRiderMarked() throws {
+        var example = ConvoyExample()
+        var people = example["participants"] as! [[String: Any]]
+        people[2]["status"] = "declined"
+        people.append(["id": "p-solo", "displayName": "سامي", "role": "driver", "status": "declined"])
+        example["participants"] = people
+        var vehicles = example["vehicles"] as! [[String: Any]]
+        vehicles.append(["id": "v2", "label": "Roadster", "driverId": "p-solo", "capacity": 1, "passengerIds": [String]()])
+        example["vehicles"] = vehicles
+        let page = try ConvoySite(example: example).page(ConvoySite.examplePage)
+        // Bea declined: the Odyssey read as if she were coming.
+        #expect(page.contains("<dd>Bea L. (declined)</dd>"))
+        #expect(page.contains("<dd>Alex K.</dd>"))
+        // A right-to-left name keeps its own direction, the mark after it.
+        #expect(page.contains("<dd>\u{2068}سامي\u{2069} (declined)</dd>"))
+        #expect(page.contains("<dd class=\"muted\">No seat for one</dd>"))
+        #expect(!page.contains("None yet"))
+    }
+
     @Test("An unknown driver id is a clear warning, not a crash; the page says \"Unknown driver\", never the id")
     func unknownDriver() throws {
         var example = ConvoyExample()

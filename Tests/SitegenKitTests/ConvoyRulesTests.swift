@@ -109,7 +109,7 @@ struct ConvoyRulesTests {
         let declined = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-declined", "capacity": 4]], status: "draft")
         #expect(declined.readiness.last == ReadinessItem(requirement: "At least one vehicle with a driver", isDone: false))
         #expect(declined.warnings.map(\.message) == [
-            "vehicle \"Car\": \"Del\" declined the convoy but is listed as its driver; the page still shows them there and counts their seat",
+            "vehicle \"Car\": \"Del\" declined the convoy but is listed as its driver; the page shows them there, marked \"(declined)\", and counts their seat",
         ])
         let viewer = try convoy(vehicles: [["id": "v", "label": "Car", "driverId": "p-watcher", "capacity": 4]], status: "draft")
         #expect(viewer.readiness.last == ReadinessItem(requirement: "At least one vehicle with a driver", isDone: false))
@@ -154,8 +154,8 @@ struct ConvoyRulesTests {
         let active = try convoy(vehicles: vehicles)
         let declined = active.warnings.filter { $0.message.contains("declined") }
         #expect(declined.map(\.message) == [
-            "vehicle \"Van\": \"Del\" declined the convoy but is listed as its passenger; the page still shows them there and counts their seat",
-            "vehicle \"Coupe\": \"Del\" declined the convoy but is listed as its driver; the page still shows them there and counts their seat",
+            "vehicle \"Van\": \"Del\" declined the convoy but is listed as its passenger; the page shows them there, marked \"(declined)\", and counts their seat",
+            "vehicle \"Coupe\": \"Del\" declined the convoy but is listed as its driver; the page shows them there, marked \"(declined)\", and counts their seat",
         ])
         #expect(declined.map(\.field) == ["vehicles[0]", "vehicles[1]"])
         for status in ["completed", "cancelled"] {

@@ -154,7 +154,7 @@ extension Convoy {
             if status != .completed && status != .cancelled {
                 for (person, isDriver) in vehicle.seatedDecliners(in: participants) {
                     warnings.append(at.diagnostic(.warning, field: vehicle.location.path,
-                        "vehicle \(quoted(vehicle.label)): \(quoted(participants[person].displayName)) declined the convoy but is listed as its \(isDriver ? "driver" : "passenger"); the page still shows them there and counts their seat"))
+                        "vehicle \(quoted(vehicle.label)): \(quoted(participants[person].displayName)) declined the convoy but is listed as its \(isDriver ? "driver" : "passenger"); the page shows them there, marked \"(declined)\", and counts their seat"))
                 }
             }
         }

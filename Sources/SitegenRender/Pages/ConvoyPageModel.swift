@@ -85,6 +85,9 @@ package struct ConvoyPageModel: PageModel {
         package var driver: String
         package var hasDriver: Bool
         package var passengers: [String]
+        /// What the passengers line says when there are none: "None yet", or "No seat for
+        /// one" when the driver fills the car.
+        package var noPassengers: String
         package var vehicleNotesHTML: String?
 
         package static let fields = TemplateFields<Self>([
@@ -98,6 +101,7 @@ package struct ConvoyPageModel: PageModel {
             .text("driver", \.driver),
             .flag("hasDriver", \.hasDriver),
             .texts("passengers", \.passengers),
+            .text("noPassengers", \.noPassengers),
             .markup("vehicleNotesHTML", \.vehicleNotesHTML),
         ])
     }

@@ -157,6 +157,13 @@ package enum ConvoyPages {
     }
 
     package static func vehicleCard(_ vehicle: ConvoyVehicle, in convoy: Convoy, kit: RenderKit) -> ConvoyPageModel.Vehicle {
+        // Someone who declined but still holds a seat is marked where friends look for them:
+        // the car read as if they were coming (the organiser is warned at the vehicle).
+        func rider(_ holder: SeatHolder, unknown: String) -> String {
+            let name = convoy.name(of: holder, unknown: unknown)
+            guard case .participant(let index) = holder, convoy.participants[index].status == .declined else { return name }
+            return BidiIsolation.isolated(name) + " (declined)"
+        }
         let used = vehicle.seatsUsed, capacity = vehicle.capacity
         var seats = "\(used) of \(Formatting.count(capacity, "seat"))"
         if vehicle.isOverCapacity { seats += " — over capacity" }
@@ -169,9 +176,11 @@ package enum ConvoyPages {
             seats: seats,
             freeSeats: free > 0 ? "\(Formatting.count(free, "seat")) free" : nil,
             barWidth: Formatting.oneDecimal(min(Double(used) / Double(capacity), 1) * 100) + "%",
-            driver: vehicle.driver.map { convoy.name(of: $0, unknown: "Unknown driver") } ?? "No driver yet",
+            driver: vehicle.driver.map { rider($0, unknown: "Unknown driver") } ?? "No driver yet",
             hasDriver: vehicle.driver != nil,
-            passengers: vehicle.distinctPassengers.map { convoy.name(of: $0, unknown: "Unknown passenger") },
+            passengers: vehicle.distinctPassengers.map { rider($0, unknown: "Unknown passenger") },
+            // A car its driver fills has no room to wait for.
+            noPassengers: free > 0 ? "None yet" : "No seat for one",
             vehicleNotesHTML: vehicle.notes.map { kit.markdown($0, below: 3) })
     }
 
