@@ -145,6 +145,10 @@ def main(root):
     with open(os.path.join(root, "Pages", "notes.md"), "w", encoding="utf-8") as f:
         f.write("---\ntitle: " + json.dumps(t(), ensure_ascii=False) + "\ndescription: " + json.dumps(t(), ensure_ascii=False)
                 + "\nmenu: 1\n---\n" + MARKDOWN)
+    # A right-to-left title under the home page's "More pages" (no menu:): its list item
+    # once took that direction, and its bullet hung past a phone's right edge.
+    with open(os.path.join(root, "Pages", "rtl.md"), "w", encoding="utf-8") as f:
+        f.write("---\ntitle: \"מידע לנוסעים\"\n---\nשימו לב: הכרטיסים נמכרים מהר. Bring cash.\n")
     with open(os.path.join(root, "site.yml"), "a", encoding="utf-8") as f:
         f.write("tips:\n  file: tips.json\n  featured: 2\npages: Pages\n")
 
