@@ -124,6 +124,12 @@ struct PreviewTests {
         let fitted = CardText.fitted(String(repeating: "W", count: 100), maxWidth: 10) { Double($0.count) }
         #expect(fitted == String(repeating: "W", count: 9) + "…")
         #expect(CardText.fitted("short", maxWidth: 10) { Double($0.count) } == "short")
+        // After a whole word where that keeps half the line: "sum…" read as another word.
+        #expect(CardText.fitted("which summer mega-trip", maxWidth: 10) { Double($0.count) } == "which…")
+        #expect(CardText.fitted("Fenway, Cooperstown & the Bronx", maxWidth: 14) { Double($0.count) } == "Fenway…")
+        #expect(CardText.fitted("(Draft) Trip to the coast", maxWidth: 14) { Double($0.count) } == "(Draft) Trip…")
+        // A long run-on word is cut within it.
+        #expect(CardText.fitted("A TheGreatAmericanBallparkTour", maxWidth: 14) { Double($0.count) } == "A TheGreatAme…")
     }
 
     // MARK: The PNG

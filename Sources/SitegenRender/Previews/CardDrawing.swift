@@ -369,6 +369,10 @@ private final class Context {
               centred: Bool = false, halo: (width: Double, colour: UInt32)? = nil) -> Double {
         var line = CardText.drawable(text)
         if CardText.needsShaping(line) {
+            // Cut as a line without shaping is (after a word), not by Pango, which cuts anywhere.
+            if ShapedText.width(line, size: size, bold: bold) > maxWidth {
+                line = CardText.fitted(line, maxWidth: maxWidth) { ShapedText.width($0, size: size, bold: bold) }
+            }
             let (sprite, end) = ShapedText.draw(line, x: x, y: y, size: size, bold: bold, colour: colour, maxWidth: maxWidth,
                                                 centred: centred, halo: halo)
             // A sprite is painted at a whole-pixel offset, the same pixels whichever band
@@ -575,8 +579,9 @@ package enum CardText {
                 high(x + width + margin, cardWidth), high(baseline + descent + margin, cardHeight))
     }
 
-    /// `text` when it fits in `maxWidth`, else its longest prefix (whole characters) that fits
-    /// with "…" after it.
+    /// `text` when it fits in `maxWidth`, else its longest prefix that fits with "…" after
+    /// it, cut after a whole word where that keeps at least half of it: "which summer
+    /// mega-trip" cut to "which sum…" read as another word. A run-on word is cut within.
     package static func fitted(_ text: String, maxWidth: Double, measure: (String) -> Double) -> String {
         guard measure(text) > maxWidth else { return text }
         let characters = Array(text)
@@ -589,6 +594,14 @@ package enum CardText {
                 high = middle - 1
             }
         }
-        return String(characters[..<low]).trimmingCharacters(in: .whitespaces) + "…"
+        var end = low
+        if low < characters.count, !characters[low].isWhitespace,
+           let space = characters[..<low].lastIndex(where: \.isWhitespace), space >= low / 2 {
+            end = space
+        }
+        // Spaces and a dangling comma or dash before the "…" go ("Fenway,…"); at the start, nothing does.
+        var kept = characters[..<end]
+        while let last = kept.last, last.isWhitespace || ",;:–—-".contains(last) { kept.removeLast() }
+        return String(kept) + "…"
     }
 }
