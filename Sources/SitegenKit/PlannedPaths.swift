@@ -1,6 +1,7 @@
 import Foundation
 import SitegenCore
 import SitegenRender
+import SitegenInput
 
 /// Every output path of the site, claimed as files are planned: a path outside the output
 /// folder, or two files whose paths differ only in case (hosts on case-insensitive file
@@ -19,7 +20,8 @@ final class PlannedPaths: @unchecked Sendable {
     /// `keep:` entries as folders ("polls/x7k9m2/trips/", case-folded), and the first path
     /// in byte order claimed inside each: a kept folder sitegen writes into passed the first
     /// build and failed every later one at publishing (exit 3).
-    private let keptFolders: [[UInt8]]
+    private let keptFolders: [[UInt8]?]
+    private let checksKept: Bool
     private var insideKept: [String?]
 
     /// `expectedFiles`: about how many paths will be claimed (the last build's count), room
@@ -27,7 +29,9 @@ final class PlannedPaths: @unchecked Sendable {
     /// claims' time in a rebuild at 10,000 polls. `kept`: site.yml's `keep:` paths.
     init(expectedFiles: Int = 0, kept: [String] = []) {
         seen.reserveCapacity(expectedFiles)
-        keptFolders = kept.map { Self.caseFolded($0) + [UInt8(ascii: "/")] }
+        // .git, CNAME and .nojekyll, always kept, hold no path sitegen writes: no site pays for them.
+        keptFolders = kept.map { SiteConfigLoader.defaultKeep.contains($0) ? nil : Self.caseFolded($0) + [UInt8(ascii: "/")] }
+        checksKept = keptFolders.contains { $0 != nil }
         insideKept = Array(repeating: nil, count: kept.count)
     }
 
@@ -70,7 +74,8 @@ final class PlannedPaths: @unchecked Sendable {
             for (path, key) in zip(paths, keys) where !seen.insert(key).inserted {
                 return "two files of the site would be written to \(path)"
             }
-            for (index, folder) in keptFolders.enumerated() {
+            for (index, folder) in keptFolders.enumerated() where checksKept {
+                guard let folder else { continue }
                 for (path, bytes) in zip(paths, folded) where bytes.starts(with: folder) {
                     if let found = insideKept[index], !Array(path.utf8).lexicographicallyPrecedes(Array(found.utf8)) { continue }
                     insideKept[index] = path
