@@ -116,7 +116,9 @@ struct RightToLeftTitleTests {
         let home = try #require(tree["index.html"])
         #expect(home.contains("<h3 class=\"card-title\" dir=\"auto\"><a href=\"polls/X7K9M2/\">\(fsi)\(Self.stadium)\(lrm)\(pdi)</a></h3>"))
         #expect(home.contains("<h3 class=\"card-title\" dir=\"auto\"><a href=\"polls/TWB2AA/\">\(fsi)\(Self.texas)\(pdi)</a></h3>"))
-        #expect(home.contains("<li dir=\"auto\"><a href=\"faq/\">\(fsi)\(Self.faq)\(pdi)</a></li>"))
+        // The "More pages" item keeps the page's direction (its bullet hung past a phone's
+        // right edge in the title's); the isolated title keeps its own.
+        #expect(home.contains("<li><a href=\"faq/\">\(fsi)\(Self.faq)\(pdi)</a></li>"))
         // A poll's trip page describes its poll's card in one sentence: one "?", no ".".
         let trip = try #require(tree["polls/TWB2AA/trips/1/index.html"])
         #expect(trip.contains("<meta property=\"og:image:alt\" content=\"The standings of the poll \(Self.texas)\">"))
