@@ -203,7 +203,8 @@ struct RoutePictureTests {
         }
         // The page leaves out the text elements of a name left out; its number stays.
         let map = RouteMap(picture, title: "Route", description: "Stops in order")
-        #expect(map.points.filter { $0.label == nil }.count == places.count - shown.count)
+        #expect(map.points.filter { !$0.labelled }.count == places.count - shown.count)
+        #expect(map.points.allSatisfy { $0.labelled == !$0.label.isEmpty })
         #expect(map.points.map(\.marker) == places.map(\.marker))
         // The sample convoy, close checkpoints and all, keeps every name.
         #expect(try #require(RoutePicture.make(places: Self.convoy)).points.allSatisfy(\.labelShown))
@@ -221,7 +222,7 @@ struct RoutePictureTests {
         #expect(map.points.map(\.name) == places.map(\.name))
         #expect(map.points.map(\.label) == ["Boston", "Llanfairpwllgwyngyllgogerychwyrndrobwlllla…", "New York", "Truth or Consequences, New Mexico"])
         for point in map.points {
-            let label = try #require(point.label)
+            let label = point.label
             let x = try #require(Double(point.labelX)), width = Double(label.count) * RouteLabels.measuredCharacterWidth
             let (left, right) = point.anchor == "end" ? (x - width, x) : (x, x + width)
             #expect(left >= 0 && right <= RoutePicture.width, "\(label) runs out of the picture")

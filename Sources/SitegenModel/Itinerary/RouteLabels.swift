@@ -148,8 +148,8 @@ package enum RouteLabels {
             }
             guard moved else { break }
         }
-        // Then the names that still sit on another name or number, or nearer another point
-        // than their own, are left out, the worst first, until none does; after each, the
+        // Then the names that still sit on another name or number, past the picture's edge,
+        // or nearer another point than their own, are left out, the worst first, until none does; after each, the
         // names left may move into the room it made. A route of twenty East Coast cities
         // printed "New Ha⑥en" over a stop's number and "Newark" beside Hartford's. The first
         // and last stops keep theirs while any other can go; every name is in the caption.
@@ -161,6 +161,9 @@ package enum RouteLabels {
                 if let placed { total += roomy.overlap(placed.widened(by: labelSpacing / 2)) }
             }
             for (other, marker) in markers.enumerated() where other != index { total += label.overlap(marker) }
+            // A name that could only be placed above or below the picture is cut off there.
+            // (Past a side edge it is shortened to the room, with "…": `fitted`.)
+            total += (max(0, -label.minY) + max(0, label.maxY - height)) * 20
             let own = label.distance(to: points[index])
             for (other, point) in points.enumerated() where other != index && label.distance(to: point) < own {
                 total += ambiguity

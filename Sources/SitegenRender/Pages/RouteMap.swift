@@ -20,7 +20,10 @@ package struct RouteMap: TemplateModel {
         package var name: String
         /// The name as drawn: shortened with "…" to fit between its place and the picture's
         /// edge (RouteLabels.fitted).
-        package var label: String?
+        package var label: String
+        /// False where the picture is too crowded for the name (RouteLabels.place): a flag,
+        /// as an absent `label` would be looked up in the sections around the map.
+        package var labelled: Bool
         package var x: String
         package var y: String
         package var labelX: String
@@ -29,7 +32,7 @@ package struct RouteMap: TemplateModel {
         package var anchor: String
 
         package static let fields = TemplateFields<Self>([
-            .text("marker", \.marker), .text("name", \.name), .text("label", \.label), .text("x", \.x), .text("y", \.y),
+            .text("marker", \.marker), .text("name", \.name), .text("label", \.label), .flag("labelled", \.labelled), .text("x", \.x), .text("y", \.y),
             .text("labelX", \.labelX), .text("labelY", \.labelY), .text("anchor", \.anchor),
         ])
     }
@@ -41,7 +44,8 @@ package struct RouteMap: TemplateModel {
         points = picture.points.map { point in
             let labelX = point.x + point.labelDx
             let room = point.labelOnLeft ? labelX - Self.edge : RoutePicture.width - Self.edge - labelX
-            return Point(marker: point.marker, name: point.name, label: point.labelShown ? RouteLabels.fitted(point.name, width: room) : nil,
+            return Point(marker: point.marker, name: point.name, label: point.labelShown ? RouteLabels.fitted(point.name, width: room) : "",
+                  labelled: point.labelShown,
                   x: Formatting.oneDecimal(point.x), y: Formatting.oneDecimal(point.y),
                   labelX: Formatting.oneDecimal(labelX),
                   labelY: Formatting.oneDecimal(point.y + 5 + point.labelDy),
