@@ -839,6 +839,17 @@ struct ItineraryPageBuildTests {
         #expect(diagnostics == ["Data/trips/chicago-milwaukee.json:29:24: warning: stops[1].departureDate: departureDate is before the stop's arrivalDate: the page shows its days and drives by these dates; check the export"])
         let (_, sameDay) = try build { $0.replacingOccurrences(of: "\"departureDate\": \"2026-08-03\",", with: "\"departureDate\": \"2026-08-02\",") }
         #expect(sameDay.isEmpty)
+        // The site's midnight names a day as a date does: reached at 1 PM, left that day.
+        let (_, midnight) = try build {
+            $0.replacingOccurrences(of: "\"arrivalDate\": \"2026-08-02\",\n      \"departureDate\": \"2026-08-03\",",
+                                    with: "\"arrivalDate\": \"2026-08-02T13:00:00\",\n      \"departureDate\": \"2026-08-02T00:00:00\",")
+        }
+        #expect(midnight.isEmpty)
+        // Left at noon the day before a date-only arrival: a day early, whatever the hours.
+        let (_, dayEarly) = try build {
+            $0.replacingOccurrences(of: "\"departureDate\": \"2026-08-03\",", with: "\"departureDate\": \"2026-08-01T12:00:00\",")
+        }
+        #expect(dayEarly == ["Data/trips/chicago-milwaukee.json:29:24: warning: stops[1].departureDate: departureDate is before the stop's arrivalDate: the page shows its days and drives by these dates; check the export"])
     }
 
     @Test("A drive from a city none of the stops is in is warned about at its fromCity, not at the file's start")

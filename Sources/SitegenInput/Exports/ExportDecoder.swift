@@ -158,10 +158,13 @@ public struct ExportDecoder: Sendable {
         let arrivalField = try fields.required("arrivalDate"), departureField = try fields.required("departureDate")
         let arrival = try date(arrivalField), departure = try date(departureField)
         // A stop left before it is reached put its city on no day and its games under the
-        // stop before (or a drive on the wrong day), without a word. A date alone names a
-        // day, so it may be left the day it is reached at any hour.
-        let dateOnly = Self.isDateOnly(arrivalField) || Self.isDateOnly(departureField)
-        if dateOnly ? departure.timeIntervalSince(arrival) <= -86_400 : departure < arrival {
+        // stop before (or a drive on the wrong day), without a word. Days are the site's, as
+        // the page lays them out; a departure that names a day (a date alone, or the site's
+        // midnight, as the app writes a picked day) may be the day it is reached at any hour.
+        let zone = dates.timeZone
+        let arrivalDay = ItineraryTimeline.dayNumber(arrival, zone), departureDay = ItineraryTimeline.dayNumber(departure, zone)
+        let namesDay = Self.isDateOnly(departureField) || ItineraryTimeline.startOfDay(departureDay, zone) == departure
+        if departureDay < arrivalDay || (departureDay == arrivalDay && !namesDay && departure < arrival) {
             notes?.warning(at: departureField, "departureDate is before the stop's arrivalDate: the page shows its days and drives by these dates; check the export",
                            summary: "stops left before they are reached")
         }
