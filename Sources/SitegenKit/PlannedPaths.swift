@@ -35,10 +35,10 @@ final class PlannedPaths: @unchecked Sendable {
         insideKept = Array(repeating: nil, count: kept.count)
     }
 
-    /// The first `keep:` entry (by index) that a claimed path lies inside, with the first
-    /// such path in byte order, whichever thread claimed it first.
-    var firstInsideKept: (keep: Int, path: String)? {
-        lock.withLock { insideKept.indices.lazy.compactMap { index in self.insideKept[index].map { (index, $0) } }.first }
+    /// For each `keep:` entry, the first claimed path inside it in byte order (whichever
+    /// thread claimed it first), or nil.
+    var pathsInsideKept: [String?] {
+        lock.withLock { insideKept }
     }
 
     /// Files planned so far, pages among them (HTML files), and pages the sitemap lists.

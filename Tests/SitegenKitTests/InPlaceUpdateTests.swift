@@ -231,7 +231,7 @@ struct InPlaceUpdateTests {
         #expect(try fileTree(output(site)) == before)
     }
 
-    @Test("A kept folder sitegen writes into is a site.yml error at its entry, naming the first path in path order, whichever thread planned it")
+    @Test("Each kept folder sitegen writes into is a site.yml error at its entry, in file order, naming the first path inside in path order, whichever thread planned it")
     func firstKeptAndWritten() throws {
         let site = try rebuilds.site()
         try rebuilds.buildOnDisk(site)
@@ -239,16 +239,31 @@ struct InPlaceUpdateTests {
         // A poll's trips folder: no file of that name, so only the paths inside it tell.
         let inTrips = before.keys.filter { $0.hasPrefix("polls/") && $0.contains("/trips/") }
         let folders = Set(inTrips.map { $0.components(separatedBy: "/trips/")[0] + "/trips" }).sorted()
-        let first = try #require(inTrips.filter { $0.hasPrefix(folders[0] + "/") }.min { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(folders.count >= 2)
         let yaml = try site.read("site.yml")
         let line = yaml.split(separator: "\n", omittingEmptySubsequences: false).count
-        try site.write("site.yml", yaml + "keep: [\(folders.joined(separator: ", "))]\n")
+        let entry = "keep: [\(folders.joined(separator: ", "))]"
+        try site.write("site.yml", yaml + entry + "\n")
+        let expected = folders.map { folder in
+            let first = inTrips.filter { $0.hasPrefix(folder + "/") }.min { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }!
+            let column = entry.distance(from: entry.startIndex, to: entry.range(of: folder)!.lowerBound) + 1
+            return "site.yml:\(line):\(column): error: keep: sitegen writes \"\(first)\" inside \"\(folder)\"; keep lists only what it does not write, such as CNAME or downloads\n"
+        }.joined()
         for command in ["check", "build"] {
             let result = try SitegenProcess.run([command], in: site.root)
             #expect(result.status == 2)
-            #expect(result.stderr == "site.yml:\(line):8: error: keep: sitegen writes \"\(first)\" inside \"\(folders[0])\"; keep lists only what it does not write, such as CNAME or downloads\n")
+            #expect(result.stderr == expected)
         }
         #expect(try fileTree(output(site)) == before)
+        // Names sitegen writes at the top are site.yml errors when it is read, each of them.
+        try site.write("site.yml", yaml + "keep: [tips, downloads, index.html]\n")
+        let named = try SitegenProcess.run(["check"], in: site.root)
+        #expect(named.status == 2)
+        #expect(named.stderr == """
+            site.yml:\(line):8: error: keep: sitegen writes "tips" itself; keep lists only what it does not write, such as CNAME or downloads
+            site.yml:\(line):25: error: keep: sitegen writes "index.html" itself; keep lists only what it does not write, such as CNAME or downloads
+
+            """)
     }
 
     func text(_ site: TemporarySite) throws -> [String: String] {

@@ -141,6 +141,12 @@ struct SiteConfigTests {
         #expect(!isCloseSpelling("id", "zz") && !isCloseSpelling("id", "x") && !isCloseSpelling("odg", "zzz"))
         #expect(didYouMean("zz", among: ["id", "odg", "pollId"]) == nil)
         #expect(didYouMean("pollid", among: ["id", "odg", "pollId"]) == " (did you mean \"pollId\"?)")
+        // site.yml: a key's start counts when it is one letter off, not two ("items" was asked
+        // whether it meant "templates"); a section's key written at the top is pointed there.
+        let top = "expected one of: title, description, baseURL, language, timeZone, urls, listPolls, numericDates, templates, output, keep, pages, inputs, privacy, tips, previews"
+        #expect(message("title: T\nnote: x\n") == "/sites/trips/site.yml:2:1: error: note: unknown key; \(top)")
+        #expect(message("title: T\nitems: Data/x\n") == "/sites/trips/site.yml:2:1: error: items: unknown key (did you mean \"inputs.items\", under inputs:?); \(top)")
+        #expect(message("title: T\nseed: 4\n") == "/sites/trips/site.yml:2:1: error: seed: unknown key (did you mean \"tips.seed\", under tips:?); \(top)")
     }
 
     @Test("Every problem of the file is reported in one run, in file order")

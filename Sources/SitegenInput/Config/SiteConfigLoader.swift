@@ -29,6 +29,11 @@ public enum SiteConfigLoader {
     package static let privacyKeys = ["minBallotsForBreakdown"]
     package static let tipsKeys = ["file", "featured", "rotation", "seed"]
 
+    /// The section whose key `key` is ("inputs" for "games").
+    static func sectionHolding(_ key: String) -> String? {
+        [("inputs", inputKeys), ("privacy", privacyKeys), ("tips", tipsKeys)].first { $0.1.contains(key) }?.0
+    }
+
     /// A control character (a bell, an escape) in the title went raw into every page, which
     /// no HTML allows; in a description, line breaks and tabs are text.
     fileprivate static func refuseControlCharacters(_ text: String, reader: NodeReader, node: Node, key: String, allowingLines: Bool = false) throws(ConfigError) {
@@ -190,9 +195,11 @@ public enum SiteConfigLoader {
             // changed it: a scheduled job stuck on exit 3. (A file of one's own inside one of
             // its folders, polls/X7K9M2/notes.txt, may be kept; PlanStage checks the rest.)
             // sitemap.xml is written only with a baseURL.
+            // Each such entry is named, in file order, as every other problem of the file is.
             for (index, path) in listed.enumerated() where Self.siteTopLevelNames.contains(path)
                 && !(path == "sitemap.xml" && baseURL == nil) {
-                throw reader.error(reader.item(top["keep"]!, index), "keep", "sitegen writes \"\(path)\" itself; keep lists only what it does not write, such as CNAME or downloads")
+                reader.error(reader.item(top["keep"]!, index), "keep", "sitegen writes \"\(path)\" itself; keep lists only what it does not write, such as CNAME or downloads")
+                    .diagnostics.forEach(reader.note)
             }
             for (index, path) in listed.enumerated() where keepMarks[path] == nil {
                 let mark = reader.item(top["keep"]!, index).mark
@@ -373,18 +380,24 @@ private final class NodeReader {
             let qualified = name.isEmpty ? key : "\(name).\(key)"
             guard keys.contains(key) else {
                 // Against the whole key, or (for 4 letters or more) its start: `minBalots` is
-                // far from `minBallotsForBreakdown` but one letter from its start.
+                // far from `minBallotsForBreakdown` but one letter from its start. A start two
+                // letters off is anything's: "items" was asked whether it meant "templates".
                 func distance(_ candidate: String) -> Int {
                     var best = editDistance(candidate, key)
                     if key.count >= 4 {
-                        for length in max(1, key.count - 1)...(key.count + 1) where length < candidate.count {
-                            best = min(best, editDistance(String(candidate.prefix(length)), key))
+                        for length in max(1, key.count - 1)...(key.count + 1) where length < candidate.count
+                            && editDistance(String(candidate.prefix(length)), key) <= 1 {
+                            best = min(best, 1)
                         }
                     }
                     return best
                 }
-                let suggestion = keys.min { distance($0) < distance($1) }
+                var suggestion = keys.min { distance($0) < distance($1) }
                     .flatMap { isCloseSpelling($0, key, distance: distance($0)) ? " (did you mean \"\($0)\"?)" : nil } ?? ""
+                // A setting of a section written at the top ("games:" for inputs.games).
+                if suggestion.isEmpty, name.isEmpty, let section = SiteConfigLoader.sectionHolding(key) {
+                    suggestion = " (did you mean \"\(section).\(key)\", under \(section):?)"
+                }
                 note(Diagnostic(
                     .error, file: file, line: keyNode.mark?.line, column: keyNode.mark?.column, field: qualified,
                     message: "unknown key\(suggestion); expected one of: \(keys.joined(separator: ", "))"))
@@ -485,20 +498,28 @@ private final class NodeReader {
 /// into any other: "zz" was asked whether it meant "id".
 package func isCloseSpelling(_ known: String, _ written: String, distance: Int? = nil) -> Bool {
     let edits = distance ?? editDistance(known, written)
-    return edits <= 2 && edits < min(known.count, written.count)
+    let shorter = min(known.count, written.count)
+    // Two edits in a word of four letters leave half of it: "seed" is not "keep".
+    return edits <= (shorter <= 4 ? 1 : 2) && edits < shorter
 }
 
-/// Levenshtein distance, for "did you mean" on misspelled keys.
+/// Edit distance with two neighbouring letters swapped as one edit (optimal string
+/// alignment), case aside, for "did you mean" on misspelled keys: "mian" is one edit from
+/// "main", as "titel" is from "title".
 package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.lowercased()), b = Array(b.lowercased())
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
+    var beforePrevious: [Int] = [], previous = Array(0...b.count)
     for i in 1...a.count {
         var current = [i] + Array(repeating: 0, count: b.count)
         for j in 1...b.count {
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
+        beforePrevious = previous
         previous = current
     }
     return previous[b.count]

@@ -31,17 +31,18 @@ struct PlanStage {
         // site.yml refuses the site's own top-level names in keep:; a page, or a file or page
         // folder of a poll, is known only now. One sitegen writes passed the first build and
         // failed every build that changed it (exit 3).
-        func refuse(_ kept: String, _ message: String) -> BuildFailure {
+        // Every such entry, in file order, as site.yml's other problems are.
+        func refusal(_ kept: String, _ message: String) -> Diagnostic {
             let mark = config.keepMarks[kept]
-            return .configuration([Diagnostic(.error, file: displayPath(config.file), line: mark?.line ?? nil, column: mark?.column ?? nil,
-                                              field: "keep", message: message + "; keep lists only what it does not write, such as CNAME or downloads")])
+            return Diagnostic(.error, file: displayPath(config.file), line: mark?.line ?? nil, column: mark?.column ?? nil,
+                              field: "keep", message: message + "; keep lists only what it does not write, such as CNAME or downloads")
         }
-        if let kept = config.keep.first(where: { paths.isPlanned($0) || paths.isPlanned($0 + "/index.html") }) {
-            throw refuse(kept, "sitegen writes \"\(kept)\" itself")
+        let inside = paths.pathsInsideKept
+        let refusals = config.keep.enumerated().compactMap { index, kept -> Diagnostic? in
+            if paths.isPlanned(kept) || paths.isPlanned(kept + "/index.html") { return refusal(kept, "sitegen writes \"\(kept)\" itself") }
+            return inside[index].map { refusal(kept, "sitegen writes \"\($0)\" inside \"\(kept)\"") }
         }
-        if let (index, path) = paths.firstInsideKept {
-            throw refuse(config.keep[index], "sitegen writes \"\(path)\" inside \"\(config.keep[index])\"")
-        }
+        if !refusals.isEmpty { throw .configuration(refusals) }
         // Every path is claimed: the keys (4 MB at 10,000 polls) go before the site renders.
         paths.forgetClaims()
         return Plan(files: PendingFiles(files), sitemapPages: sitemapPages, pages: paths.pages,
