@@ -404,17 +404,16 @@ struct ItineraryTimelineTests {
         #expect(result.warnings[1].summary == "travel segments outside the dates of their trip are listed under Unscheduled")
     }
 
-    @Test("A trip longer than 366 days is cut there, and the cut is warned about")
+    @Test("A trip longer than 366 days is cut there; the timeline says so")
     func longTripCut() {
         var (trip, catalog) = twoStopTrip(from: ("Chicago", "America/Chicago", "2026-06-20T13:20:00-05:00"),
                                           to: ("Milwaukee", "America/Chicago", "2026-06-20T18:40:00-05:00"))
         trip.preferences.startDate = S.date("2028-01-01")
         trip.preferences.endDate = S.date("2029-01-01")
         let result = timeline(trip, catalog: catalog)
-        #expect(result.days.count == 366)
-        #expect(result.warnings.first?.message == "trip \"Seed day\" spans 367 days; its page shows the first 366, and lists what is dated after them under Unscheduled")
+        #expect(result.days.count == 366 && result.isCut)
         trip.preferences.endDate = S.date("2028-12-31")
-        #expect(!timeline(trip, catalog: catalog).warnings.contains { $0.message.contains("spans") })
+        #expect(!timeline(trip, catalog: catalog).isCut)
     }
 
     @Test("A drive dated without a time, or at the site's midnight, comes after the games of the city it leaves, as one without a date does")
@@ -693,10 +692,11 @@ struct ItineraryPageBuildTests {
     static let page = "trips/11111111-1111-1111-1111-111111111111/index.html"
 
     /// The output as text and the diagnostics as printed, paths relative to the site.
-    func build(_ edit: (String) -> String) throws -> (tree: [String: String], diagnostics: [String]) {
+    func build(items: ((String) -> String)? = nil, _ edit: (String) -> String) throws -> (tree: [String: String], diagnostics: [String]) {
         let site = try TemporarySite()
         try site.copy(from: SiteBuildTests.golden.appendingPathComponent("site"))
         try site.copyTemplates()
+        if let items { try site.write("Data/items/items.json", items(try site.read("Data/items/items.json"))) }
         let original = try site.read(Self.tripFile)
         let edited = edit(original)
         #expect(edited != original, "the edit changed nothing")
@@ -831,6 +831,20 @@ struct ItineraryPageBuildTests {
         // One of them 0 is a real place (the equator, or Greenwich): nothing to say.
         let (_, equator) = try build { $0.replacingOccurrences(of: "\"latitude\": 43.028,", with: "\"latitude\": 0,") }
         #expect(equator.isEmpty)
+    }
+
+    @Test("A trip longer than 366 days is warned about at its endDate, and its Unscheduled list says the page stops there")
+    func longTripWarnedAtEndDate() throws {
+        // An item set for day 400, after the cut: under Unscheduled.
+        let (tree, diagnostics) = try build(items: { $0.replacingOccurrences(of: "\"anchorDay\": 2,", with: "\"anchorDay\": 400,") }) {
+            $0.replacingOccurrences(of: "\"endDate\": \"2026-08-03\"", with: "\"endDate\": \"2027-08-03\"")
+        }
+        #expect(diagnostics.contains("Data/trips/chicago-milwaukee.json:6:16: warning: preferences.endDate: the trip spans 368 days; its page shows the first 366, and lists what is dated after them under Unscheduled"))
+        let page = try #require(tree[Self.page])
+        #expect(page.contains("<p class=\"note\">These fall outside the trip's dates, or after its first 366 days, where this page stops.</p>"))
+        // Within 366 days, the note is as it was.
+        let (short, _) = try build(items: { $0.replacingOccurrences(of: "\"anchorDay\": 2,", with: "\"anchorDay\": 40,") }) { $0 + " " }
+        #expect(try #require(short[Self.page]).contains("<p class=\"note\">These fall outside the trip's dates.</p>"))
     }
 
     @Test("A stop left before it is reached is warned about at its departureDate; a date alone may be left the day it is reached")

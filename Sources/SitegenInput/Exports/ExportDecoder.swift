@@ -109,6 +109,12 @@ public struct ExportDecoder: Sendable {
             }
             throw try preferencesFields.required("endDate").error("the trip ends on \(day(lastDay)), before it starts (\(day(firstDay)))")
         }
+        // The header shows the exported dates; the days stop at the most a page lays out.
+        if lastDay - firstDay + 1 > ItineraryTimeline.maxDays {
+            notes?.warning(at: try preferencesFields.required("endDate"),
+                           "the trip spans \(lastDay - firstDay + 1) days; its page shows the first \(ItineraryTimeline.maxDays), and lists what is dated after them under Unscheduled",
+                           summary: "trips longer than \(ItineraryTimeline.maxDays) days")
+        }
         let stops = try fields.required("stops").array { (f) throws(FieldError) in try stop(f) }
         let segments = try fields.optional("travelSegments")?.array { (f) throws(FieldError) in try segment(f) } ?? []
         // Totals are exported by the app; when absent they follow from the stops and segments.

@@ -26,6 +26,9 @@ public struct ItineraryTimeline: Sendable {
     /// Items whose day is outside the trip, and catalog games and drives dated outside it.
     public var unscheduled: [Entry]
     public var warnings: [Warning]
+    /// The trip spans more than `maxDays`: the days stop there, and what is dated after them
+    /// is under `unscheduled` (warned about where the trip's endDate is read).
+    public var isCut = false
 
     public struct Warning: Sendable, Equatable {
         public var source: SourceRef?
@@ -48,11 +51,6 @@ public struct ItineraryTimeline: Sendable {
         let dayCount = lastDay - firstDay + 1
         var warnings: [Warning] = []
         var unscheduled: [Entry] = []
-        // The header still shows the exported dates; what the page leaves out is said.
-        if dayNumber(trip.preferences.endDate, timeZone) > lastDay {
-            warnings.append(Warning(source: nil, message: "trip \(quoted(trip.name)) spans \(dayNumber(trip.preferences.endDate, timeZone) - firstDay + 1) days; its page shows the first \(maxDays), and lists what is dated after them under Unscheduled",
-                                    summary: "trips longer than \(maxDays) days"))
-        }
 
         /// Entries of each day with their sort keys, before custom items are placed. `stop`
         /// is the index of the stop a game belongs to, or a drive leaves from.
@@ -254,7 +252,8 @@ public struct ItineraryTimeline: Sendable {
         for index in days.indices where days[index].cities.isEmpty && index > 0 {
             days[index].cities = [days[index - 1].cities.last].compactMap { $0 }
         }
-        return ItineraryTimeline(days: days, unscheduled: unscheduled, warnings: warnings)
+        return ItineraryTimeline(days: days, unscheduled: unscheduled, warnings: warnings,
+                                 isCut: dayNumber(trip.preferences.endDate, timeZone) > lastDay)
     }
 
     /// The zone of a stop's games (the first catalog game that has one): the zone the

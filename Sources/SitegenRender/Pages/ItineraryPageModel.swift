@@ -20,6 +20,8 @@ package struct ItineraryPageModel: PageModel {
     package var routeMap: RouteMap?
     package var days: [Day]
     package var hasUnscheduled: Bool
+    /// The trip is longer than a page lays out: "Unscheduled" holds what comes after too.
+    package var isCut = false
     /// Custom items placed outside the trip's dates.
     package var unscheduled: [TimelineEntry]
 
@@ -65,6 +67,7 @@ package struct ItineraryPageModel: PageModel {
         .object("routeMap", \.routeMap),
         .list("days", \.days),
         .flag("hasUnscheduled", \.hasUnscheduled),
+        .flag("isCut", \.isCut),
         .list("unscheduled", \.unscheduled),
     ])
 }

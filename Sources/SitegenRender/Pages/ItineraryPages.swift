@@ -79,6 +79,7 @@ package enum ItineraryPages {
             },
             days: timeline.days.map { day in dayModel(day, trip: trip, legs: legs, kit: kit) },
             hasUnscheduled: !timeline.unscheduled.isEmpty,
+            isCut: timeline.isCut,
             unscheduled: timeline.unscheduled.map { [places = DrivePlaces(trip: trip, legs: legs)] in
                 entryModel($0, kit: kit, dated: true, places: places)
             })
