@@ -130,27 +130,29 @@ package enum RouteLabels {
             boxes[index] = chosen.box
             placements.append(chosen.placement)
         }
-        // Each label weighed again against all the others; a few rounds settle a trip.
+        /// Label `index` weighed again against all the others: moved to its cheapest spot when
+        /// that is cheaper than where it is. True when it moved.
+        func reweigh(_ index: Int) -> Bool {
+            let current = boxes[index]!
+            boxes[index] = nil
+            let chosen = best(index)
+            guard chosen.cost < cost(of: current, index, dy: placements[index].dy) - 1e-9 else {
+                boxes[index] = current
+                return false
+            }
+            placements[index] = chosen.placement
+            boxes[index] = chosen.box
+            return true
+        }
+        // A few rounds settle a trip.
         for _ in 0..<4 {
             var moved = false
-            for index in points.indices {
-                let current = boxes[index]!
-                boxes[index] = nil
-                let now = cost(of: current, index, dy: placements[index].dy)
-                let chosen = best(index)
-                if chosen.cost < now - 1e-9 {
-                    placements[index] = chosen.placement
-                    boxes[index] = chosen.box
-                    moved = true
-                } else {
-                    boxes[index] = current
-                }
-            }
+            for index in points.indices { if reweigh(index) { moved = true } }
             guard moved else { break }
         }
         // Then the names that still sit on another name or number, past the picture's edge,
-        // or nearer another point than their own, are left out, the worst first, until none does; after each, the
-        // names left may move into the room it made. A route of twenty East Coast cities
+        // or nearer another point than their own, are left out, the worst first, until none
+        // does; after each, the names left may move into the room it made. A route of twenty East Coast cities
         // printed "New Ha⑥en" over a stop's number and "Newark" beside Hartford's. The first
         // and last stops keep theirs while any other can go; every name is in the caption.
         func conflict(_ index: Int) -> Double {
@@ -185,17 +187,7 @@ package enum RouteLabels {
             boxes[worst] = nil
             placements[worst].shown = false
             guard settles else { continue }
-            for index in points.indices where placements[index].shown {
-                let current = boxes[index]!
-                boxes[index] = nil
-                let chosen = best(index)
-                if chosen.cost < cost(of: current, index, dy: placements[index].dy) - 1e-9 {
-                    placements[index] = chosen.placement
-                    boxes[index] = chosen.box
-                } else {
-                    boxes[index] = current
-                }
-            }
+            for index in points.indices where placements[index].shown { _ = reweigh(index) }
         }
     }
 
